@@ -127,12 +127,7 @@ func goFatalSignalName(rest string) string {
 // goDeathVerb reports whether s, a line's words before the exit it
 // quotes, says a process ended.
 func goDeathVerb(s string) bool {
-	for _, v := range deathVerbs {
-		if strings.Contains(s, v) {
-			return true
-		}
-	}
-	return false
+	return containsAnyOf(s, deathVerbs[:])
 }
 
 // goExitKilled reports whether m, a lower-cased message that quotes a

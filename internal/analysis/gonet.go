@@ -200,8 +200,13 @@ var failureVerbs = [...]string{"failed", "Failed", "failure", "error", "Error", 
 // failureVerb reports whether s, a line's words before the error it
 // quotes, says something failed.
 func failureVerb(s string) bool {
-	for _, v := range failureVerbs {
-		if strings.Contains(s, v) {
+	return containsAnyOf(s, failureVerbs[:])
+}
+
+// containsAnyOf reports whether s holds any of words.
+func containsAnyOf(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
 			return true
 		}
 	}
@@ -214,10 +219,5 @@ var goNetRetries = [...]string{"retrying", "Retrying", "will retry", "Will retry
 // goNetRetry reports whether msg says its writer tries again (a notice,
 // not the failure).
 func goNetRetry(msg string) bool {
-	for _, r := range goNetRetries {
-		if strings.Contains(msg, r) {
-			return true
-		}
-	}
-	return false
+	return containsAnyOf(msg, goNetRetries[:])
 }

@@ -129,25 +129,13 @@ func ncclWarnFailure(l string) bool {
 // a call or an operation failed (ncclFailureWords) and is no routine
 // warning (ncclRoutineWords).
 func ncclFailureMessage(msg string) bool {
-	failed := false
-	for _, w := range ncclFailureWords {
-		if strings.Contains(msg, w) {
-			failed = true
-			break
-		}
-	}
-	return failed && !ncclRoutineMessage(msg)
+	return containsAnyOf(msg, ncclFailureWords[:]) && !ncclRoutineMessage(msg)
 }
 
 // ncclRoutineMessage reports whether msg, an NCCL warning's message, is a
 // routine warning (ncclRoutineWords): NCCL carries on.
 func ncclRoutineMessage(msg string) bool {
-	for _, w := range ncclRoutineWords {
-		if strings.Contains(msg, w) {
-			return true
-		}
-	}
-	return false
+	return containsAnyOf(msg, ncclRoutineWords[:])
 }
 
 // ncclWarnCandidate is quiet's test for an entry with no level: whether

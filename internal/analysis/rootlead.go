@@ -129,21 +129,17 @@ func SendsElsewhere(msg string) bool {
 // "ee the inner exception" ("See inner exception for details."), looking
 // only where an 'x' stands.
 func seesInnerException(msg string) bool {
-	const inner = "inner exception" // its 'x' at 7
+	const inner = "inner exception"
 	for i := 0; ; {
-		k := strings.IndexByte(msg[i:], 'x')
+		k := ascii.IndexByRare(msg[i:], inner, len("inner e")) // its 'x'
 		if k < 0 {
 			return false
 		}
-		x := i + k
-		i = x + 1
-		at := x - 7
-		if at < 0 || at+len(inner) > len(msg) || msg[at:at+len(inner)] != inner {
-			continue
-		}
+		at := i + k
 		if strings.HasSuffix(msg[:at], "ee ") || strings.HasSuffix(msg[:at], "ee the ") {
 			return true
 		}
+		i = at + 1
 	}
 }
 
