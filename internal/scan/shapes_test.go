@@ -641,8 +641,9 @@ func scanText(t *testing.T, m *matcher.Matcher, red *redact.Redactor, name, text
 
 // TestShapesEndToEnd scans the entry layer's robust shapes as a whole
 // scan does: a hard-wrapped exception line alerts under the record the
-// unwrapped line names; an exception line quoted in backticks or as a
-// list item alerts as the same line unquoted; a Rust panic alerts; a
+// unwrapped line names; an exception line quoted in backticks, as a
+// list item, in emphasis or in a page's code tags alerts as the same line
+// unquoted; a Rust panic alerts; a
 // traceback cut before its exception line is one incident; and a shell's
 // "Killed" after dated records carries the log's time, not the scan's.
 func TestShapesEndToEnd(t *testing.T) {
@@ -682,7 +683,7 @@ func TestShapesEndToEnd(t *testing.T) {
 	}
 
 	plain := scanText(t, m, red, "plain.log", "Loading the model\n"+exc+"\n")
-	for _, q := range []string{"`" + exc + "`", "- " + exc, "  * " + exc} {
+	for _, q := range []string{"`" + exc + "`", "- " + exc, "  * " + exc, "_" + exc + "_", "> **" + exc + "**", "<pre><code>" + exc + "</code></pre>", exc + "<br>"} {
 		res := scanText(t, m, red, "quoted.log", "Loading the model\n"+q+"\n")
 		if slugOf(res) != slugOf(plain) || len(res.Alerts) != len(plain.Alerts) || len(res.Alerts) == 0 {
 			t.Errorf("%q: lead %q (%d alerts), want %q (%d) as unquoted", q, slugOf(res), len(res.Alerts), slugOf(plain), len(plain.Alerts))
