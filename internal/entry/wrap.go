@@ -95,7 +95,8 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	if next[0] == ' ' {
 		if (len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 && !spacedPath(p, next[1:]) ||
 			!isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 && !(strings.IndexByte("=<>&|+-*", p) >= 0 && strings.Count(prev, "`")%2 == 1) &&
-				!(p == ':' && isLower(next[1]) && strings.ContainsAny(tok0(prev), "./"))) && !(p == ':' && indexTupleLen(next[1:]) > 0) {
+				!(p == ':' && isLower(next[1]) && strings.ContainsAny(tok0(prev), "./"))) && !(p == ':' && indexTupleLen(next[1:]) > 0) &&
+			!(p == ':' && len(next) > 1 && next[1] != ' ' && isExceptionTypeColon(tok0(prev))) {
 			// (A colon after a path or a dotted name, and one lower-case
 			// word after the space: the cut fell before the space that
 			// goes on with the message, "...libtriton_tensorrtllm.so:"
@@ -109,6 +110,9 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 			// (A colon before the index tuple it announces: the cut
 			// fell before the space between, "..., thread:" and "
 			// [63,0,0] Assertion ...", as a device assert prints them.)
+			// (An exception's type and its colon: the cut fell before
+			// the space ahead of its message, "...] RuntimeError:" and
+			// " NCCL error: ..."; see isExceptionTypeColon.)
 			return false
 		}
 		rest, lead = next[1:], true
@@ -291,6 +295,19 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	return true
+}
+
+// isExceptionTypeColon reports whether tok, a line's last token, is an
+// exception's type and the colon after it ("RuntimeError:",
+// "torch.OutOfMemoryError:"): a line never ends there, since CPython
+// prints an empty message as the type alone and any other after ": ",
+// so a line that does was cut before that space.
+func isExceptionTypeColon(tok string) bool {
+	if len(tok) < len("XError:") || tok[len(tok)-1] != ':' {
+		return false
+	}
+	_, rest, ok := embeddedType(tok[:len(tok)-1])
+	return ok && rest == ""
 }
 
 // indexTupleLen returns the length of a bracketed tuple of indices at the

@@ -34,6 +34,15 @@ func TestIsWrapBreak(t *testing.T) {
 		// Triton's backend loader, the dynamic linker.
 		{"after a library's colon, Triton", "UNAVAILABLE: Not found: unable to load shared library: /opt/tritonserver/backends/tensorrtllm/libtriton_tensorrtllm.so:", " undefined symbol: _ZNK12tensorrt_llm8executor8Response11getErrorMsgB5cxx11Ev", true},
 		{"after a library's colon, ld.so", "python3: error while loading shared libraries: /usr/local/lib/python3.10/dist-packages/torch/lib/libcudart.so.12:", " cannot open shared object file: No such file or directory", true},
+		// A cut before the space after an exception's type and its
+		// colon, behind several writers' headers: a line never ends
+		// there (CPython prints an empty message as the type alone).
+		{"after an exception's colon, vLLM", "(VllmWorkerProcess pid=92) ERROR 07-29 13:23:24 multiproc_worker_utils.py:226] RuntimeError:", " NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)", true},
+		{"after an exception's colon, dotted", "[2025-01-16 10:11:13 TP0] Scheduler hit an exception: vllm.v1.engine.exceptions.EngineDeadError:", " EngineCore encountered an issue. See stack trace (above) for the root cause.", true},
+		{"after an exception's colon, a quoted key", "[rank3]: 2025-03-06 05:11:35,638 - sglang - ERROR - the detokenizer failed on request 42: KeyError:", " 'dc49ad867dc144249f'", true},
+		{"after an exception's colon, torch", "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB. torch.OutOfMemoryError:", " CUDA out of memory.", true},
+		{"a bare Error: is no type", "2025-06-06T19:02:40.751Z ERROR dynamo_run::subprocess: the worker printed the following message and Error:", " see the log above", false},
+		{"an exception's colon before an indented block", "[2025-01-16 10:11:13 TP0] the model runner failed to load the checkpoint shards; pydantic ValidationError:", "  field required (type=value_error.missing)", false},
 		{"an indented block a colon announces", "RuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM at /models/qwen2/model.safetensors.index.json:", "  Missing key(s) in state_dict: \"lm_head.weight\"", false},
 		// A dict's key cut inside it: its quote and colon are no
 		// writer's name.
@@ -357,6 +366,7 @@ func FuzzIsWrapBreak(f *testing.F) {
 	f.Add("(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks ", "/ actors) killed due to memory pressure (OOM)")
 	f.Add("[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.deepseek_v2. Command ", "'['/usr/bin/gcc', '-O3', ")
 	f.Add("/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1500: indexSelectSmallIndex: block: [32,0,0], thread:", " [63,0,0] Assertion `srcIndex < srcSelectDimSize` failed.")
+	f.Add("(VllmWorkerProcess pid=92) ERROR 07-29 13:23:24 multiproc_worker_utils.py:226] RuntimeError:", " NCCL error: unhandled system error")
 	f.Fuzz(func(t *testing.T, prev, next string) {
 		if n := indexTupleLen(next); n < 0 || n > len(next) || n > 0 && (next[0] != '[' || next[n-1] != ']' || strings.Trim(next[1:n-1], "0123456789,") != "") {
 			t.Fatalf("indexTupleLen(%q) = %d", next, n)

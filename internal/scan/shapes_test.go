@@ -476,9 +476,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120", "hard-wrap-120-padded"),
 	// Right as posted since it is labelled with the record that reads
 	// ggml's cudaMalloc failure (as 1303 is).
-	"1430-akash-vllm-prefixed-nccl-unhandled-system-error.log": {
-		"hard-wrap-100": "cut at 100 columns, the '[vllm]: '-prefixed worker line's 'NCCL error: unhandled system error' is split by the cut after the relay label is taken off, and the unclassified RuntimeError leads",
-	},
 	"1431-llamacpp-cuda-buffer-alloc-144gb-cudamalloc-oom-load.log": {
 		"hard-wrap-100": "cut at 100 columns, 'cudaMalloc failed: out of memory' falls on a continuation that is not rejoined, so ggml's allocation line leads under llamacpp-failed-to-allocate-buffer (as for 1303)",
 	},
