@@ -281,10 +281,15 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !typeCut && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_-", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
 		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) && !urlGoesOn(tok, w) &&
-		!strings.ContainsAny(w, "'\"") && !closesParen(prev, w[:len(w)-1]) {
+		!strings.ContainsAny(w, "'\"") && !closesParen(prev, w[:len(w)-1]) && !(isLetter(p) && isTerminalWidth(width) && isWordRest(w[:len(w)-1])) {
 		// (A quote in the word makes it a quoted key, "sage':", never
 		// a writer's name; nor is one that closes the parenthesis prev
-		// left open, "...omitted from the respon" and "se): ...".)
+		// left open, "...omitted from the respon" and "se): ...".
+		// Nor is a lower-case word that goes on with prev's last letter
+		// when prev is as wide as a terminal is by default, the first
+		// cut of a stream before any teaches its width ("...0/2 nodes
+		// are a" and "vailable: ...", "...NPU function er" and "ror:
+		// call ..."; isWordRest).)
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -295,6 +300,54 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	return true
+}
+
+// terminalWidths are the widths a terminal or a console window opens at
+// and a paste of it keeps (a VT100's 80 and 132 columns, the 100, 120,
+// 160 and 200 that terminal emulators, IDE consoles and CI viewers
+// default to).
+var terminalWidths = [...]int{80, 100, 120, 132, 160, 200}
+
+// isTerminalWidth reports whether n is one of terminalWidths.
+func isTerminalWidth(n int) bool {
+	for _, w := range terminalWidths {
+		if n == w {
+			return true
+		}
+	}
+	return false
+}
+
+// toolLevelWords are the words a compiler's, a linker's or a build
+// tool's own line opens with, before a colon (its level or its name):
+// such a line is no rest of the line before.
+var toolLevelWords = [...]string{"error", "warning", "warn", "note", "info", "debug", "fatal", "critical", "trace", "panic", "help", "hint", "ninja", "make", "ld", "gcc", "nvcc", "clang"}
+
+// isWordRest reports whether w, the word before a colon that opens a
+// line, may be the rest of a word a terminal cut: lower-case letters
+// only, and no level a compiler's or a tool's own line opens with
+// (toolLevelWords). A writer's name holds a capital, a digit or a
+// punctuation mark as often as not ("valueError", "python3", "llama.ai").
+func isWordRest(w string) bool {
+	if w == "" || isLevelWord(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !isLower(w[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLevelWord reports whether w is one of toolLevelWords, any case.
+func isLevelWord(w string) bool {
+	for _, l := range toolLevelWords {
+		if strings.EqualFold(w, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // isExceptionTypeColon reports whether tok, a line's last token, is an

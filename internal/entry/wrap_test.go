@@ -43,6 +43,17 @@ func TestIsWrapBreak(t *testing.T) {
 		{"after an exception's colon, torch", "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB. torch.OutOfMemoryError:", " CUDA out of memory.", true},
 		{"a bare Error: is no type", "2025-06-06T19:02:40.751Z ERROR dynamo_run::subprocess: the worker printed the following message and Error:", " see the log above", false},
 		{"an exception's colon before an indented block", "[2025-01-16 10:11:13 TP0] the model runner failed to load the checkpoint shards; pydantic ValidationError:", "  field required (type=value_error.missing)", false},
+		// A stream's first cut at a terminal's default width, inside a
+		// word whose rest ends in a colon (the scheduler's event, CANN's
+		// and Triton's errors, a Python message); at another width,
+		// before a tool's level or a name with a capital, a line of
+		// its own.
+		{"inside a word at 80, k8s event", "  Warning  FailedScheduling  3s (x5 over 9s)  default-scheduler  0/6 nodes are a", "vailable: 3 node(s) didn't match node selector, 6 Insufficient nvidia.com/gpu.", true},
+		{"inside a word at 100, CANN", "RuntimeError: arange_out_op_api:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:36 NPU function er", "ror: call aclnnArange failed, error code is 561103", true},
+		{"inside a word at 120, Python", "[2025-01-16 10:11:13 TP0] ValueError: The model's max seq len (32768) is larger than the maximum number of KV cached tok", "ens: 21456 in the cache. Try increasing the memory fraction.", true},
+		{"inside a word at another width", "RuntimeError: arange_out_op_api:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:36 NPU function e", "rror: call aclnnArange failed", false},
+		{"a tool's level at 100", "[2025-01-16 10:11:13] building the extension sgl_kernel for the current device and its compute capab", "error: unsupported GPU architecture 'compute_120a'", false},
+		{"a tool's name at 80", "[2025-01-16 10:11:13] Compiling the CUDA extension in the build directory of the", "ninja: build stopped: subcommand failed.", false},
 		{"an indented block a colon announces", "RuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM at /models/qwen2/model.safetensors.index.json:", "  Missing key(s) in state_dict: \"lm_head.weight\"", false},
 		// A dict's key cut inside it: its quote and colon are no
 		// writer's name.

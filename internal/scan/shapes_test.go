@@ -454,14 +454,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the long request line's 'failed, state_code: None, data:' falls on a continuation that is not rejoined, so the lead no longer names it",
 	},
-	// heldout-18 (development since heldout-19): measured blind, not tuned to.
-	"1216-k8s-openshift-failedscheduling-insufficient-gpu.log": {
-		"hard-wrap-80": "held out: cut at 80 columns, the event line's '6 Insufficient nvidia.com/gpu.' falls on a continuation that is not rejoined, and no alert",
-	},
 	// heldout-19 (development since heldout-20): measured blind, not tuned to.
-	"1302-k8s-describe-failedscheduling-gpu-node-unschedulable.log": {
-		"hard-wrap-80": "held out: cut at 80 columns, the event line's '1 Insufficient nvidia.com/gpu' falls on a continuation that is not rejoined, so the FailedScheduling line leads unclassified",
-	},
 	"1303-iklcpp-pipeline-parallel-280gb-compute-buffer-eleven-gpus.log": {
 		"hard-wrap-100": "held out: cut at 100 columns, 'cudaMalloc failed: out of memory' falls on a continuation that is not rejoined, so ggml's allocation line leads under llamacpp-failed-to-allocate-buffer",
 	},
@@ -516,9 +509,6 @@ var knownWidthMisses = map[string]map[string]string{
 	"242-tcpstore-client-retrying-timeout-slurm.log": {
 		"hard-wrap-100": "cut at 100 columns, the TCPStore warning's first piece ends in its retry count, read as a notice the client carries on after, and the socket timeout it reports is on the continuation: no alert",
 	},
-	"030-npu-aclnn-ez9999-err00100.log": {
-		"hard-wrap-100": "cut at 100 columns inside \"error:\", the rest opens with \"ror:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width: the NPU function error is not rejoined",
-	},
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"hard-wrap-100": "cut at 100 columns inside the frames' file names, each rest ends in the Grafana table's ' |' column, so it is no frame's rest and the frames are lost: the exception line's record does not lead",
 	},
@@ -527,9 +517,6 @@ var knownWidthMisses = map[string]map[string]string{
 	},
 	"381-compose-capture-cuda-graph-failed-solutions.log": {
 		"hard-wrap-120-padded": "padded to 120 columns, the exception line's own last space ('Capture cuda graph failed: ', an empty inner error) is taken off with the padding, and the record's wording ends in that space",
-	},
-	"455-triton-outofresources-wrapper-stdout-info-health-error.log": {
-		"hard-wrap-100": "cut at 100 columns inside words whose rests open with 'ed:' and 'imit:', read as writers' names, and three cut lines come before a width is learned, so the out-of-resource line loses 'Required: ...'",
 	},
 	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
 		"hard-wrap-120-padded": plogCutAtSpace,
