@@ -54,6 +54,20 @@ func TestIsWrapBreak(t *testing.T) {
 		{"inside a word at another width", "RuntimeError: arange_out_op_api:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:36 NPU function e", "rror: call aclnnArange failed", false},
 		{"a tool's level at 100", "[2025-01-16 10:11:13] building the extension sgl_kernel for the current device and its compute capab", "error: unsupported GPU architecture 'compute_120a'", false},
 		{"a tool's name at 80", "[2025-01-16 10:11:13] Compiling the CUDA extension in the build directory of the", "ninja: build stopped: subcommand failed.", false},
+		// Cuts a stream's first line at a terminal's default width
+		// leaves: before the space after a colon (ggml's allocation
+		// failure, a Go client's error), at a source file's dot (Go's
+		// log, glog), inside a dotted host name, just inside a quote
+		// before the path it holds.
+		{"before the space after a colon at 100, ggml", "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: cudaMalloc failed:", " out of memory", true},
+		{"before the space after a colon at 80, Go", "Error: pull model manifest: Get \"https://registry.ollama.ai/v2/qwen/\": dial tcp:", " lookup registry.ollama.ai: no such host", true},
+		{"before the space after a colon at another width", "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: cudaMalloc faile:", " out of memory", false},
+		{"at a source file's dot, Go's log", "Dec 24 23:48:35 dolphin-virtual-machine ollama[3974]: 2023/12/24 23:48:35 llama.", "go:459: error starting llama runner: llama runner process has terminated", true},
+		{"at a source file's dot, vLLM", "vllm-openai-server-11  | (EngineCore_DP0 pid=312456) ERROR 05-28 00:11:09 [core.", "py:396] EngineCore failed to start.", true},
+		{"a sentence's end before a word", "[2025-01-16 10:11:13] The scheduler finished the warmup and is ready to serve requests now.", "go: the next step", false},
+		{"inside a dotted host name at 120", "Error: pull model manifest: Get \"https://registry.ollama.ai/v2/library/qwen/manifests/0.5b\": dial tcp: lookup registry.o", "llama.ai: i/o timeout", true},
+		{"just inside a quote before a path", "2025-04-28T06:54:25.745Z ERROR dynamo_runtime::worker: Application shutdown with error: Model name '", "/workspace/qwenmodel' cannot start with a slash", true},
+		{"a quote then a path of its own", "2025-04-28T06:54:25.745Z ERROR dynamo_runtime::worker: Application shutdown with error: Model name '", "/usr/bin/ld: cannot find -lcuda", false},
 		{"an indented block a colon announces", "RuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM at /models/qwen2/model.safetensors.index.json:", "  Missing key(s) in state_dict: \"lm_head.weight\"", false},
 		// A dict's key cut inside it: its quote and colon are no
 		// writer's name.

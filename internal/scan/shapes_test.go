@@ -433,11 +433,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"double-spaced": "three lines are too few to tell a double-spaced paste, so the blank line after 'Assertion error' ends the line and the source location is not rejoined to it",
 		"hard-wrap-80":  "the source location's own line, longer than 80 columns, is cut too, so its first piece is no whole '(<file>:<line>):' to rejoin",
 	},
-	// heldout-14 (development since heldout-15), right as posted since
-	// indented native lines are read: cut inside its one long line.
-	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
-		"hard-wrap-120": plogCutAtSpace,
-	},
 	// dev-14, right as posted since a message wrapped by hand is
 	// rejoined (isHandWrapRest).
 	"1271-sglang-deepep-v2-arch-not-validated-wrapped.log": {
@@ -455,29 +450,12 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-120": "held out: cut at 120 columns, the long request line's 'failed, state_code: None, data:' falls on a continuation that is not rejoined, so the lead no longer names it",
 	},
 	// heldout-19 (development since heldout-20): measured blind, not tuned to.
-	"1303-iklcpp-pipeline-parallel-280gb-compute-buffer-eleven-gpus.log": {
-		"hard-wrap-100": "held out: cut at 100 columns, 'cudaMalloc failed: out of memory' falls on a continuation that is not rejoined, so ggml's allocation line leads under llamacpp-failed-to-allocate-buffer",
-	},
 	"1315-ray-raylet-oom-wrapped-terminal-width-wmpo.log": {
 		"hard-wrap-120": "held out: the 188-column raylet line cut again at 120 columns splits '2 Workers (tasks / actors) killed due to memory pressure (OOM)', and no alert",
 	},
 	// heldout-20 (development since heldout-21): measured blind, not tuned to.
-	"1410-ollama-journald-error-starting-runner-gin-500.log": {
-		"hard-wrap-80": "held out: cut at 80 columns inside 'llama.go:459', the journald line's 'error starting llama runner: llama runner process has terminated' falls on a continuation that is not rejoined, and no alert",
-	},
 	"1424-vllm-ascend-910b2-aclsetcompileopt-eh9999-platform-info.log": under("held out: cut at 120 columns, torch_npu's long NPU function error line is split, and CANN's '[Init][Compiler]Init compiler failed' traceback line leads under ascend-op-compiler-init-failed",
 		"hard-wrap-120", "hard-wrap-120-padded"),
-	// Right as posted since it is labelled with the record that reads
-	// ggml's cudaMalloc failure (as 1303 is).
-	"1431-llamacpp-cuda-buffer-alloc-144gb-cudamalloc-oom-load.log": {
-		"hard-wrap-100": "cut at 100 columns, 'cudaMalloc failed: out of memory' falls on a continuation that is not rejoined, so ggml's allocation line leads under llamacpp-failed-to-allocate-buffer (as for 1303)",
-	},
-	"1439-ollama-run-pull-manifest-registry-dns-timeout.log": {
-		"hard-wrap-120": "held out: cut at 120 columns, the client error loses its end ('lookup registry.ollama.ai: i/o timeout') to a continuation that is not rejoined, so the unclassified lead no longer holds the whole cause line",
-	},
-	"1445-dynamo-served-model-name-cannot-start-with-slash.log": {
-		"hard-wrap-100": "held out: cut at 100 columns, the runtime's ERROR line puts 'Model name '...' cannot start with a slash' on a continuation that is not rejoined, so the unclassified lead no longer names it",
-	},
 }
 
 // underEveryWrapper is a known-miss entry for an excerpt read wrong as
@@ -517,9 +495,6 @@ var knownWidthMisses = map[string]map[string]string{
 	},
 	"381-compose-capture-cuda-graph-failed-solutions.log": {
 		"hard-wrap-120-padded": "padded to 120 columns, the exception line's own last space ('Capture cuda graph failed: ', an empty inner error) is taken off with the padding, and the record's wording ends in that space",
-	},
-	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
-		"hard-wrap-120-padded": plogCutAtSpace,
 	},
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"hard-wrap-100": "cut at 100 columns, the console's lines lose their columns (as at 80), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
