@@ -97,7 +97,8 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 			!isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 && !(strings.IndexByte("=<>&|+-*", p) >= 0 && strings.Count(prev, "`")%2 == 1) &&
 				!(p == ':' && isLower(next[1]) && strings.ContainsAny(tok0(prev), "./"))) && !(p == ':' && indexTupleLen(next[1:]) > 0) &&
 			!(p == ':' && len(next) > 1 && next[1] != ' ' && isExceptionTypeColon(tok0(prev))) &&
-			!(p == ':' && len(next) > 1 && isLower(next[1]) && isTerminalWidth(width)) {
+			!((p == ':' || p == '.') && len(next) > 1 && (isLower(next[1]) || isDigit(next[1])) && isTerminalWidth(width)) &&
+			!(isWordByte(p) && strings.HasPrefix(next, " : ")) {
 			// (A colon after a path or a dotted name, and one lower-case
 			// word after the space: the cut fell before the space that
 			// goes on with the message, "...libtriton_tensorrtllm.so:"
@@ -114,9 +115,14 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 			// (An exception's type and its colon: the cut fell before
 			// the space ahead of its message, "...] RuntimeError:" and
 			// " NCCL error: ..."; see isExceptionTypeColon.)
-			// (A colon at a terminal's default width, the stream's first
-			// cut before any teaches it, and a lower-case word after the
-			// space: "...: cudaMalloc failed:" and " out of memory".)
+			// (A colon or a full stop at a terminal's default width, the
+			// stream's first cut before any teaches it, and a lower-case
+			// word or a number after the space: "...: cudaMalloc
+			// failed:" and " out of memory", "...waiting for workers."
+			// and " 1/2 workers joined.")
+			// (A word, then the " : " a writer puts between a subject and
+			// its detail, which opens no line: "...Got async event" and
+			// " : local access violation ...", as NCCL prints it.)
 			return false
 		}
 		rest, lead = next[1:], true
@@ -170,6 +176,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		isWordByte(p) && n == '=' && (len(rest) == 1 || rest[1] != '='):
 		// Punctuation that follows a token and opens no line of its own
 		// ("hpp" and ":317, ...", "details" and "), NCCL ...").
+	case p == ':' && n == ':' && len(prev) > 1 && isWordByte(prev[len(prev)-2]) && len(rest) > 1 && isLetter(rest[1]):
+		// A C++ scope's "::" cut in two ("at_npu::native:" and
+		// ":AclSetCompileopt(...)"); HIP's ":3:rocdevice.cpp" opens
+		// with a digit after its colon.
 	case isWordByte(p) && (n == '/' || n == '.') && strings.ContainsAny(tok, "./"):
 		// A path or a dotted name going on ("distributed" and "/c10d/").
 	case strings.IndexByte("<>!=", p) >= 0 && n == '=':

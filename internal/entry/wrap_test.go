@@ -68,6 +68,14 @@ func TestIsWrapBreak(t *testing.T) {
 		{"inside a dotted host name at 120", "Error: pull model manifest: Get \"https://registry.ollama.ai/v2/library/qwen/manifests/0.5b\": dial tcp: lookup registry.o", "llama.ai: i/o timeout", true},
 		{"just inside a quote before a path", "2025-04-28T06:54:25.745Z ERROR dynamo_runtime::worker: Application shutdown with error: Model name '", "/workspace/qwenmodel' cannot start with a slash", true},
 		{"a quote then a path of its own", "2025-04-28T06:54:25.745Z ERROR dynamo_runtime::worker: Application shutdown with error: Model name '", "/usr/bin/ld: cannot find -lcuda", false},
+		// A full stop at a terminal's width before a number; a C++
+		// scope's "::" cut in two (torch_npu's error), not HIP's level
+		// column; NCCL's " : " before the event it names.
+		{"a full stop at 80 before a number", "torch.distributed.DistStoreError: Timed out after 6 seconds waiting for workers.", " 1/2 workers joined.", true},
+		{"a full stop at another width before a number", "torch.distributed.DistStoreError: Timed out after 6 seconds waiting fororkers.", " 1/2 workers joined.", false},
+		{"inside a C++ scope", "RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error: at_npu::native:", ":AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001", true},
+		{"HIP's level column is no scope", ":0:rocdevice.cpp            :2992: 1 us:  Callback: Queue 0x7d aborting with error : HSA_STATUS_ERROR_EXCEPTION:", ":1:rocdevice.cpp            :2993: 2 us:  Callback: Queue 0x7e aborting", false},
+		{"before NCCL's ' : '", "> node201:127799:127863 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_0:1 Got async event", " : local access violation work queue error", true},
 		{"an indented block a colon announces", "RuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM at /models/qwen2/model.safetensors.index.json:", "  Missing key(s) in state_dict: \"lm_head.weight\"", false},
 		// A dict's key cut inside it: its quote and colon are no
 		// writer's name.

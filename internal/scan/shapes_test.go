@@ -440,12 +440,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80":  "cut at 80 columns, each line of the hand wrap is cut again by the terminal, and the pieces are no hand wrap's indented rests: the launch flag is not rejoined",
 	},
 	// Held out (heldout-17): measured, not tuned to.
-	// Right as posted since NCCL's later device-and-port wording of an
-	// IB async event is read.
-	"1101-nccl-ib-local-access-violation-quoted.log": {
-		"hard-wrap-120":        "cut at 120 or 100 columns, the quoted line breaks right after 'Got async event' and the event's name falls on a continuation that is not rejoined, so the peer's completion line leads",
-		"hard-wrap-120-padded": "cut at 120 or 100 columns, the quoted line breaks right after 'Got async event' and the event's name falls on a continuation that is not rejoined, so the peer's completion line leads",
-	},
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": {
 		"hard-wrap-120": "held out: cut at 120 columns, the long request line's 'failed, state_code: None, data:' falls on a continuation that is not rejoined, so the lead no longer names it",
 	},
@@ -453,9 +447,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"1315-ray-raylet-oom-wrapped-terminal-width-wmpo.log": {
 		"hard-wrap-120": "held out: the 188-column raylet line cut again at 120 columns splits '2 Workers (tasks / actors) killed due to memory pressure (OOM)', and no alert",
 	},
-	// heldout-20 (development since heldout-21): measured blind, not tuned to.
-	"1424-vllm-ascend-910b2-aclsetcompileopt-eh9999-platform-info.log": under("held out: cut at 120 columns, torch_npu's long NPU function error line is split, and CANN's '[Init][Compiler]Init compiler failed' traceback line leads under ascend-op-compiler-init-failed",
-		"hard-wrap-120", "hard-wrap-120-padded"),
 }
 
 // underEveryWrapper is a known-miss entry for an excerpt read wrong as
@@ -511,10 +502,6 @@ var knownWidthMisses = map[string]map[string]string{
 	// rejoined otherwise (not investigated yet).
 	"020-sgl-kernel-common-ops-critical-multiline.log": {
 		"ts": "behind ts's time, the undefined symbol's line takes the next line's 'No module named' as its rest, so sgl-kernel-undefined-symbol leads instead of the CRITICAL report (not investigated yet)",
-	},
-	// heldout-18: a long single line cut inside the words its record reads.
-	"1234-c10d-tcpstore-master-timed-out-workers-joined.log": {
-		"hard-wrap-80": "cut at 80 columns inside 'waiting for', which no wrap rule rejoins, so the DistStoreError leads unclassified",
 	},
 }
 
