@@ -243,8 +243,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// Inside a word, or a word wrap: the rest opens in lower case
 		// and is more than one word (one word alone is as likely a short
 		// line of its own, "next", "done"), or a token no word is ("ges/
-		// torch/lib/x.so)", "e_generation", "st):").
-		if !isLower(n) && !isDigit(n) && n != '_' && !(isUpper(n) && camelCut(tok, w)) || w == rest && isLower(n) && !strings.ContainsAny(rest, "/._:()[]'\"") {
+		// torch/lib/x.so)", "e_generation", "st):"); or one word when
+		// prev is as wide as a terminal is by default ("...ibv_modify_qp
+		// fa" and "iled", "...aliyun.com/gp" and "u-mem`").
+		if !isLower(n) && !isDigit(n) && n != '_' && !(isUpper(n) && camelCut(tok, w)) || w == rest && isLower(n) && !strings.ContainsAny(rest, "/._:()[]'\"") && !isTerminalWidth(width) {
 			return false
 		}
 	case p == '.':

@@ -76,6 +76,12 @@ func TestIsWrapBreak(t *testing.T) {
 		{"inside a C++ scope", "RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error: at_npu::native:", ":AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001", true},
 		{"HIP's level column is no scope", ":0:rocdevice.cpp            :2992: 1 us:  Callback: Queue 0x7d aborting with error : HSA_STATUS_ERROR_EXCEPTION:", ":1:rocdevice.cpp            :2993: 2 us:  Callback: Queue 0x7e aborting", false},
 		{"before NCCL's ' : '", "> node201:127799:127863 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_0:1 Got async event", " : local access violation work queue error", true},
+		// One lower-case word after a letter: a cut at a terminal's
+		// default width (NVSHMEM's status line, the scheduler's event);
+		// at another width, as likely a short line of its own.
+		{"one word at 100, NVSHMEM", "/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 22 ibv_modify_qp fa", "iled", true},
+		{"one word at 120, k8s event", "  Warning  FailedScheduling  6s (x5 over 3m1s)  default-scheduler  0/2 nodes are available: 2 Insufficient aliyun.com/gp", "u-mem`", true},
+		{"one word at another width", "/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 22 ibv_modify_q fa", "iled", false},
 		{"an indented block a colon announces", "RuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM at /models/qwen2/model.safetensors.index.json:", "  Missing key(s) in state_dict: \"lm_head.weight\"", false},
 		// A dict's key cut inside it: its quote and colon are no
 		// writer's name.

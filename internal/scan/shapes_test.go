@@ -481,9 +481,6 @@ var knownWidthMisses = map[string]map[string]string{
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"hard-wrap-100": "cut at 100 columns inside the frames' file names, each rest ends in the Grafana table's ' |' column, so it is no frame's rest and the frames are lost: the exception line's record does not lead",
 	},
-	"249-nvshmem-ibrc-modify-qp-failed-chain.log": {
-		"hard-wrap-100": "cut at 100 columns, the first line's rest is one short lower-case word ('...ibv_modify_qp fa' and 'iled'), as likely a line of its own, and it comes before any cut teaches the width",
-	},
 	"381-compose-capture-cuda-graph-failed-solutions.log": {
 		"hard-wrap-120-padded": "padded to 120 columns, the exception line's own last space ('Capture cuda graph failed: ', an empty inner error) is taken off with the padding, and the record's wording ends in that space",
 	},
@@ -494,10 +491,6 @@ var knownWidthMisses = map[string]map[string]string{
 	"863-c10d-heartbeat-watchdog-stuck-wrapped-116-columns.log": {
 		"hard-wrap-120-padded": "the excerpt is wrapped at 116 columns as posted and padded to 120 here: its rows end in four spaces, too few to be taken off before the row width is learned (a word wrap leaves as many after a table's column), so the rows before keep theirs",
 	},
-	// heldout-18: the event row, cut at 120 columns inside the resource
-	// name, keeps 'Insufficient aliyun.com/gp' and loses the rest.
-	"1242-k8s-gpushare-failedscheduling-gpu-mem-backticked.log": under("cut at 120 columns inside the resource name ('aliyun.com/gp', then 'u-mem'), which no wrap rule rejoins, so the first piece names no GPU resource and k8s-pod-unschedulable leads",
-		"hard-wrap-120", "hard-wrap-120-padded"),
 	// moreutils' ts: behind the time, sgl_kernel's report's pieces are
 	// rejoined otherwise (not investigated yet).
 	"020-sgl-kernel-common-ops-critical-multiline.log": {
