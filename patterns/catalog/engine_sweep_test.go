@@ -1,0 +1,214 @@
+package catalog_test
+
+import "testing"
+
+// The fourth round of the engines' failure wordings: a record that exists
+// reads every wording its writer used for the event across releases, read
+// from the writer's own sources, behind the writer's prefix and bare:
+//   - ggml's GGUF reader refuses a file that is not GGUF: "invalid magic
+//     number <hex>" in 2023's ggml.c (67676a74 is a GGML 'ggjt' file,
+//     4f44213c an HTML page), "invalid magic characters '<4 chars>'" later,
+//     under gguf_init_from_file, gguf_init_from_file_impl and, since the
+//     reader took a callback, gguf_init_from_reader; the gguf Python
+//     package raises "GGUF magic invalid";
+//   - the same reader refuses a GGUF file of another release: a tensor type
+//     it does not know ("tensor '<name>' has invalid ggml type N", with the
+//     type's name in older builds, "should be in [0, N)" in newer ones), a
+//     newer GGUF version ("this GGUF file is version N but this software
+//     only supports up to version M"), GGUF v1 ("GGUFv1 is no longer
+//     supported"), the other byte order ("this GGUF file version N is
+//     extremely large");
+//   - TensorRT's builder and runtime out of GPU memory: "Error Code 2:
+//     OutOfMemory", its default allocator's "Error Code 1: Cuda Runtime (out
+//     of memory)" (TensorRT 7: "Cuda Error in allocate: 2 (out of memory)"),
+//     and a plugin's workspace the builder cannot give ("Internal error:
+//     plugin node <name> requires N bytes of scratch space, but only M is
+//     available"), in trtexec's, polygraphy's, the Python logger's and
+//     Triton's glog formats; the warning that it retries with less memory is
+//     routine;
+//   - TensorRT's deserializer refusing an engine of another release: "Error
+//     Code 1: Serialization (Serialization assertion stdVersionRead ==
+//     kSERIALIZATION_VERSION failed.Version tag does not match ...)", and
+//     "... magicTag ... failed.Trying to load an engine created with
+//     incompatible serialization version ..." in TensorRT 10;
+//   - Triton's python backend stub: "Stub process '<instance>' is not
+//     healthy." at load, "Stub process is unhealthy and it will be
+//     restarted." while executing (releases up to 24.05), "Stub process is
+//     not healthy." since, "The stub process has exited unexpectedly." in
+//     2021's releases; its shared-memory region it cannot create or grow
+//     ("Unable to initialize shared memory key '<key>' to requested size",
+//     "Failed to increase the shared memory pool size [for key '<key>'] to N
+//     bytes") is a family of its own;
+//   - vLLM's worker memory profiling that leaves the KV cache nothing: a
+//     negative size in each release's words ("the rest of the memory
+//     reserved for KV Cache is -1.05GiB" in V0, "kv_cache_size=-1.54GiB" in
+//     0.6, "Available KV cache memory: -0.75 GiB" in V1) and "# GPU blocks:
+//     0", the lines before the ValueError a cut paste loses.
+// The near misses are the same writers' routine lines with the same words.
+
+// trtLog writes msg the way TensorRT's Python logger prints it, with the
+// timestamp trtllm-build adds.
+func trtLog(sev, msg string) string { return "[11/10/2023-21:47:10] [TRT] [" + sev + "] " + msg }
+
+// trtexecLog writes msg the way trtexec prints an error of its logger.
+func trtexecLog(code, msg string) string {
+	return "[11/22/2024-13:40:47] [E] Error[" + code + "]: " + msg
+}
+
+// ollamaStderr writes a line of the runner's stderr as Ollama's journal
+// shows it.
+func ollamaStderr(line string) string { return "Dec 02 08:14:09 gpu-3 ollama[2211]: " + line }
+
+// engineSweepGGUF lists the GGUF reader's refusals.
+var engineSweepGGUF = []engineComponent{
+	{name: "ggml: GGUF reader, not a GGUF file", families: []raiseFamily{
+		{family: "a file without the GGUF magic", want: "gguf-invalid-magic", bare: true, lines: []string{
+			"gguf_init_from_file: invalid magic number 67676a74\nerror loading model: llama_model_loader: failed to load model from models/wizardLM-7B.ggmlv3.q4_0.bin\n\nllama_load_model_from_file: failed to load model",
+			"main: seed  = 1698855645\ngguf_init_from_file: invalid magic number 4f44213c\nerror loading model: llama_model_loader: failed to load model from /models/7b/llama-2-7b-chat.Q4_0.gguf",
+			"gguf_init_from_file_impl: invalid magic characters: 'vers', expected 'GGUF'\nllama_model_load: error loading model: llama_model_loader: failed to load model from /models/qwen2.5-7b-q4_k_m.gguf",
+			llamaLog("E", "gguf_init_from_reader: invalid magic characters: '<!DO', expected 'GGUF'"),
+			composeLog("gguf_init_from_file: invalid magic characters 'PK\x03\x04'"),
+			rawTB("ValueError: GGUF magic invalid"),
+		}},
+		{family: "near misses: the reader's notices", bare: true, lines: []string{
+			"llama_model_loader: loaded meta data with 19 key-value pairs and 291 tensors from /models/llama-2-7b.Q4_0.gguf (version GGUF V2)",
+			llamaLog("I", "print_info: file format = GGUF V3 (latest)"),
+			"llm_load_print_meta: format           = GGUF V3 (latest)",
+		}},
+	}},
+	{name: "ggml: GGUF reader, another release's file", families: []raiseFamily{
+		{family: "a tensor type, GGUF version or byte order this build does not read", want: "gguf-version-unsupported", bare: true, lines: []string{
+			"gguf_init_from_file_impl: tensor 'blk.0.ffn_down_exps.weight' has invalid ggml type 39. should be in [0, 39)\ngguf_init_from_file_impl: failed to read tensor info\nllama_model_load: error loading model: llama_model_loader: failed to load model from /models/gpt-oss-20b-mxfp4.gguf",
+			"gguf_init_from_file: tensor 'token_embd.weight' has invalid ggml type 36 (NONE)\ngguf_init_from_file: failed to read tensor info\nerror loading model: llama_model_loader: failed to load model from ./models/model-tq1_0.gguf",
+			"gguf_init_from_file: GGUFv1 is no longer supported. please use a more up-to-date version\nerror loading model: llama_model_loader: failed to load model from ./models/llama-2-7b.gguf",
+			llamaLog("E", "gguf_init_from_file_impl: this GGUF file is version 4 but this software only supports up to version 3"),
+			"gguf_init_from_reader: failed to load model: this GGUF file version 50331648 is extremely large, is there a mismatch between the host and model endianness?",
+			"gguf_init_from_file_impl: key 'general.architecture' has invalid GGUF type 13\ngguf_init_from_file_impl: failed to read key-value pairs",
+		}},
+		{family: "near misses: the loader's type census", bare: true, lines: []string{
+			"llama_model_loader: - type  f32:   65 tensors\nllama_model_loader: - type q4_K:  193 tensors\nllama_model_loader: - type q6_K:   33 tensors",
+			llamaLog("I", "print_info: file type   = Q4_K - Medium"),
+			"llama_model_loader: loaded meta data with 35 key-value pairs and 459 tensors from /models/m.gguf (version GGUF V3 (latest))",
+		}},
+	}},
+}
+
+// engineSweepOllama lists the GGUF reader's refusals as Ollama's journal
+// relays its runner's stderr.
+var engineSweepOllama = []engineComponent{
+	{name: "runner: GGUF reader", families: []raiseFamily{
+		{family: "a model quantised for a newer llama.cpp", want: "gguf-version-unsupported", bare: true, lines: []string{
+			ollamaStderr("gguf_init_from_file_impl: tensor 'blk.0.attn_q.weight' has invalid ggml type 40. should be in [0, 39)") + "\n" +
+				ollamaStderr("gguf_init_from_file_impl: failed to read tensor info"),
+		}},
+		{family: "a file that is not GGUF", want: "gguf-invalid-magic", bare: true, lines: []string{
+			ollamaStderr("gguf_init_from_file_impl: invalid magic characters: '{\"er', expected 'GGUF'"),
+		}},
+	}},
+}
+
+// engineSweepTensorRT lists TensorRT's out-of-memory and engine-version
+// wordings in its loggers' formats.
+var engineSweepTensorRT = []engineComponent{
+	{name: "TensorRT: builder and runtime memory", families: []raiseFamily{
+		{family: "the builder or runtime could not get GPU memory", want: "tensorrt-out-of-memory", bare: true, lines: []string{
+			"`" + trtLog("E", "4: Internal error: plugin node LLaMAForCausalLM/layers/0/attention/PLUGIN_V2_GPTAttention_0 requires 56405524864 bytes of scratch space, but only 47590277120 is available."),
+			"[TRT] [E] 4: [network.cpp::validate::3004] Error Code 4: Internal Error (Internal error: plugin node ScatterND_12 requires 36 bytes of scratch space, but only 0 is available.)",
+			trtexecLog("1", "[defaultAllocator.cpp::allocate::31] Error Code 1: Cuda Runtime (out of memory)") + "\n" +
+				"[11/22/2024-13:40:47] [W] [TRT] Requested amount of GPU memory (15485030400 bytes) could not be allocated. There may not be enough free memory for allocation to succeed.",
+			"[E] 1: [defaultAllocator.cpp::allocate::19] Error Code 1: Cuda Runtime (out of memory)\n[W] Requested amount of GPU memory (1180463648 bytes) could not be allocated. There may not be enough free memory for allocation to succeed.",
+			"[09/29/2022-16:59:38] [E] [TRT] ../rtSafe/safeRuntime.cpp (25) - Cuda Error in allocate: 2 (out of memory)",
+			"[E] [TRT] C:\\source\\rtSafe\\safeRuntime.cpp (25) - Cuda Error in nvinfer1::internal::DefaultAllocator::allocate: 2 (out of memory)",
+		}},
+		{family: "near misses: memory notices", bare: true, lines: []string{
+			trtLog("W", "Requested amount of GPU memory (1073741824 bytes) could not be allocated. There may not be enough free memory for allocation to succeed."),
+			trtLog("W", "Tactic Device request: 4352MB Available: 2048MB. Device memory is insufficient to use tactic."),
+			trtLog("I", "[MemUsageChange] Init builder kernel library: CPU +894, GPU +174, now: CPU 2151, GPU 1286 (MiB)"),
+			trtLog("I", "Total Scratch Memory: 1048576 bytes"),
+		}},
+	}},
+	{name: "TensorRT: engine deserialisation", families: []raiseFamily{
+		{family: "an engine of another TensorRT release", want: "trtllm-engine-incompatible", bare: true, lines: []string{
+			"[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::42] Error Code 1: Serialization (Serialization assertion stdVersionRead == kSERIALIZATION_VERSION failed.Version tag does not match. Note: Current Version: 228, Serialized Engine Version: 236)",
+			"[01/15/2026-07:20:09] [E] Error[1]: [runtime.cpp::parsePlan::455] Error Code 1: Serialization (Serialization assertion plan->header.magicTag == rt::kPLAN_MAGIC_TAG failed.Trying to load an engine created with incompatible serialization version. Check that the engine was not created using safety runtime, same OS was used and version compatibility parameters were set accordingly.)",
+			"[TensorRT-LLM][ERROR] 1: [stdArchiveReader.cpp::StdArchiveReader::34] Error Code 1: Serialization (Serialization assertion safeVersionRead == kSAFE_SERIALIZATION_VERSION failed.Version tag does not match. Note: Current Version: 239, Serialized Engine Version: 0)",
+		}},
+		{family: "near misses: engine loading notices", bare: true, lines: []string{
+			trtLog("I", "Loaded engine size: 12852 MiB"),
+			"[TensorRT-LLM][INFO] Loaded engine size: 12852 MiB",
+			trtLog("W", "Using an engine plan file across different models of devices is not recommended and is likely to affect performance or even cause errors."),
+		}},
+	}},
+}
+
+// engineSweepTriton lists Triton's python backend stub and shared-memory
+// wordings, and TensorRT's errors as Triton's tensorrt backend logs them.
+var engineSweepTriton = []engineComponent{
+	{name: "python backend: stub health", families: []raiseFamily{
+		{family: "a stub that died or stopped answering", want: "triton-python-stub-unhealthy", bare: true, lines: []string{
+			tritonLog('E', "python_be.cc:2458", "Stub process is unhealthy and it will be restarted."),
+			"Stub process is unhealthy and it will be restarted.",
+			tritonLog('E', "python.cc:437", "The stub process has exited unexpectedly."),
+			"tritonclient.utils.InferenceServerException: [StatusCode.INTERNAL] Stub process is not healthy.",
+			tritonLog('E', "backend_model_instance.cc:691", "Stub process is not healthy while waiting for is_ready()"),
+		}},
+		{family: "near misses: stub notices", bare: true, lines: []string{
+			tritonLog('I', "python_be.cc:2248", "TRITONBACKEND_ModelInstanceInitialize: preprocessing_0_0 (CPU device 0)"),
+			tritonLog('I', "stub_launcher.cc:253", "Starting Python backend stub:  exec /opt/tritonserver/backends/python/triton_python_backend_stub /models/preprocessing/1/model.py triton_python_backend_shm_region_1 1048576 1048576 1 /opt/tritonserver/backends/python 336 preprocessing_0_0 DEFAULT"),
+			tritonLog('I', "python_be.cc:2463", "Stub process successfully restarted."),
+		}},
+	}},
+	{name: "python backend: shared memory", families: []raiseFamily{
+		{family: "a shared-memory region the stub cannot create or grow", want: "triton-python-backend-shm-exhausted", bare: true, lines: []string{
+			tritonLog('E', "python_be.cc:1920", "Failed to increase the shared memory pool size to 1073741824 bytes. If you are running Triton inside docker, use '--shm-size' flag to control the shared memory region size. Error: No space left on device"),
+			"tritonclient.utils.InferenceServerException: [StatusCode.INTERNAL] Failed to increase the shared memory pool size for key 'triton_python_backend_shm_region_2' to 134217728 bytes. If you are running Triton inside docker, use '--shm-size' flag to control the shared memory region size. Each Python backend model instance requires at least 64MBs of shared memory.",
+			tritonLog('E', "model_lifecycle.cc:626", "failed to load 'preprocessing' version 1: Internal: Unable to initialize shared memory key 'triton_python_backend_shm_region_1' to requested size (1048576 bytes). If you are running Triton inside docker, use '--shm-size' flag to control the shared memory region size. Each Python backend model instance requires at least 1 MB of shared memory. Error: No such file or directory"),
+		}},
+		{family: "near misses: shared-memory settings", bare: true, lines: []string{
+			tritonLog('I', "python_be.cc:2399", "Shared memory configuration is shm-default-byte-size=1048576,shm-growth-byte-size=1048576,stub-timeout-seconds=30"),
+			"Shared Memory Default Byte Size: 1048576\nShared Memory Growth Byte Size: 1048576\nShared Memory Region Name: triton_python_backend_shm_region_1",
+		}},
+	}},
+	{name: "tensorrt backend: TensorRT's errors", families: []raiseFamily{
+		{family: "TensorRT out of memory", want: "tensorrt-out-of-memory", bare: true, lines: []string{
+			tritonLog('E', "logging.cc:43", "1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out of memory)"),
+		}},
+		{family: "an engine of another TensorRT release", want: "trtllm-engine-incompatible", bare: true, lines: []string{
+			tritonLog('E', "logging.cc:43", "1: [runtime.cpp::parsePlan::455] Error Code 1: Serialization (Serialization assertion plan->header.magicTag == rt::kPLAN_MAGIC_TAG failed.Trying to load an engine created with incompatible serialization version. Check that the engine was not created using safety runtime, same OS was used and version compatibility parameters were set accordingly.)"),
+		}},
+	}},
+}
+
+// engineSweepVLLM lists the worker's memory profiling lines that leave the
+// KV cache nothing, as V0's and V1's workers log them.
+var engineSweepVLLM = []engineComponent{
+	{name: "worker: memory profiling", families: []raiseFamily{
+		{family: "no memory left for the KV cache", want: "vllm-no-memory-for-cache-blocks", bare: true, lines: []string{
+			"INFO 02-26 10:00:00 worker.py:267] Memory profiling takes 3.12 seconds\nINFO 02-26 10:00:00 worker.py:267] the current vLLM instance can use total_gpu_memory (7.63GiB) x gpu_memory_utilization (0.70) = 5.34GiB\nINFO 02-26 10:00:00 worker.py:267] model weights take 5.20GiB; non_torch_memory takes 0.05GiB; PyTorch activation peak memory takes 1.14GiB; the rest of the memory reserved for KV Cache is -1.05GiB.\nINFO 02-26 10:00:00 executor_base.py:110] # CUDA blocks: 0, # CPU blocks: 4681",
+			"(RayWorkerWrapper pid=3918397) INFO 03-29 01:24:36 worker.py:272] model weights take 15.63GiB; non_torch_memory takes 0.81GiB; PyTorch activation peak memory takes 3.52GiB; the rest of the memory reserved for KV Cache is -2.57GiB.",
+			"INFO 11-20 08:00:00 worker.py:241] Memory profiling results: total_gpu_memory=23.65GiB initial_memory_usage=16.91GiB peak_torch_memory=17.50GiB memory_usage_post_profile=17.02GiB non_torch_memory=0.12GiB kv_cache_size=-1.54GiB gpu_memory_utilization=0.70",
+			vllmLog("(EngineCore_DP0 pid=17)", "INFO", "gpu_worker.py:298", "Available KV cache memory: -0.75 GiB"),
+			"INFO 12-22 10:55:35 gpu_executor.py:76] # GPU blocks: 0, # CPU blocks: 2048",
+		}},
+		{family: "near misses: the profile of a cache that fits", bare: true, lines: []string{
+			"INFO 12-22 10:55:34 worker.py:241] model weights take 8.51GiB; non_torch_memory takes 0.26GiB; PyTorch activation peak memory takes 0.94GiB; the rest of the memory reserved for KV Cache is 2.18GiB.\nINFO 12-22 10:55:35 gpu_executor.py:76] # GPU blocks: 715, # CPU blocks: 1310",
+			"INFO 08-12 22:32:11 [executor_base.py:113] # cuda blocks: 190100, # CPU blocks: 0",
+			vllmLog("(EngineCore_DP0 pid=17)", "INFO", "gpu_worker.py:298", "Available KV cache memory: 54.62 GiB"),
+			vllmLog("(EngineCore_DP0 pid=17)", "INFO", "kv_cache_utils.py:1087", "GPU KV cache size: 447,088 tokens"),
+		}},
+	}},
+}
+
+// engineSweepAll lists every engine's fourth-round components.
+var engineSweepAll = []engineWordings{
+	{engine: "llamacpp", components: engineSweepGGUF},
+	{engine: "ollama", components: engineSweepOllama},
+	{engine: "trtllm", components: engineSweepTensorRT},
+	{engine: "triton", components: engineSweepTriton},
+	{engine: "vllm", components: engineSweepVLLM},
+}
+
+// TestEngineSweepWordings is TestEngineWordings over the fourth-round
+// families: each is led by its record, read as its engine's log, and the
+// lead advises that engine's operator.
+func TestEngineSweepWordings(t *testing.T) { checkEngineFamilies(t, engineSweepAll) }
