@@ -212,3 +212,57 @@ var engineSweepAll = []engineWordings{
 // families: each is led by its record, read as its engine's log, and the
 // lead advises that engine's operator.
 func TestEngineSweepWordings(t *testing.T) { checkEngineFamilies(t, engineSweepAll) }
+
+// engineSweepBuilder lists TensorRT's builder and execution context
+// refusals a failing build or request prints, and Triton's python stub
+// quoting the import error of a model's code.
+var engineSweepBuilder = []engineComponent{
+	{name: "TensorRT: builder tactics and profiles", families: []raiseFamily{
+		{family: "no kernel for a layer", want: "tensorrt-no-implementation-for-node", bare: true, lines: []string{
+			"[06/07/2022-19:05:53] [W] [TRT] Skipping tactic 0 due to insuficient memory on requested size of 29147520 detected for tactic 0.\n" +
+				trtexecLog("10", "[optimizer.cpp::computeCosts::2011] Error Code 10: Internal Error (Could not find any implementation for node {ForeignNode[onnx::Gather_72...ScatterND_170]}.)") + "\n" +
+				trtexecLog("2", "[builder.cpp::buildSerializedNetwork::609] Error Code 2: Internal Error (Assertion enginePtr != nullptr failed. )"),
+			trtLog("E", "10: Could not find any implementation for node {ForeignNode[(Unnamed Layer* 1247) [Shuffle].../layers.7/Transpose_2 + /layers.7/Reshape_4]}."),
+			"[TRT] [E] IBuilder::buildSerializedNetwork: Error Code 10: Internal Error (Could not find any implementation for node {ForeignNode[/blocks/blocks.10/attn/Gather_2_output_0[Constant].../blocks/blocks.11/Reshape_1]}.)",
+			"[TensorRT] ERROR: Internal error: could not find any implementation for node (Unnamed Layer* 31) [Convolution], try increasing the workspace size with IBuilder::setMaxWorkspaceSize()",
+		}},
+		{family: "dynamic inputs without a profile", want: "tensorrt-no-optimization-profile", bare: true, lines: []string{
+			"[TRT] [E] 4: [network.cpp::validate::2997] Error Code 4: Internal Error (Network has dynamic or shape inputs, but no optimization profile has been defined.)",
+			trtexecLog("4", "Network has dynamic or shape inputs, but no optimization profile has been defined.") + "\n[11/22/2024-13:40:47] [E] Engine could not be created from network",
+		}},
+		{family: "a request outside the profile", want: "tensorrt-input-shape-outside-profile", bare: true, lines: []string{
+			"[TRT] [E] 3: [executionContext.cpp::setBindingDimensions::944] Error Code 3: API Usage Error (Parameter check failed at: runtime/api/executionContext.cpp::setBindingDimensions::944, condition: profileMaxDims.d[i] >= dimensions.d[i]. Supplied binding dimension [1,4096] for bindings[0] exceed min ~ max range at index 1, maximum dimension in profile is 2048, minimum dimension in profile is 1, but supplied dimension is 4096.)",
+			tritonLog('E', "logging.cc:43", "3: [executionContext.cpp::setBindingDimensions::969] Error Code 3: API Usage Error (Parameter check failed at: runtime/api/executionContext.cpp::setBindingDimensions::969, condition: profileMinDims.d[i] <= dimensions.d[i]. Supplied binding dimension [0,3] for bindings[0] exceed min ~ max range at index 0, maximum dimension in profile is 8, minimum dimension in profile is 1, but supplied dimension is 0.)"),
+			"[TRT] [E] IExecutionContext::setInputShape: Error Code 3: API Usage Error (Parameter check failed, condition: satisfyProfile. Set dimension [64,3,640,640] for tensor images does not satisfy any optimization profiles. Valid range for profile 0: [1,3,640,640]..[32,3,640,640].)",
+		}},
+		{family: "near misses: builder notices", bare: true, lines: []string{
+			trtLog("W", "Skipping tactic 0 due to insufficient memory on requested size of 1700241408 detected for tactic 0x0000000000000000."),
+			trtLog("I", "Some tactics do not have sufficient workspace memory to run. Increasing workspace size will enable more tactics, please check verbose output for requested sizes."),
+			"[TRT] [V] Constructing optimization profile number 0 [1/1].",
+			trtLog("I", "Local timing cache in use. Profiling results in this builder pass will not be stored."),
+		}},
+	}},
+}
+
+// engineSweepStub is Triton's python stub quoting a model's import error.
+var engineSweepStub = []engineComponent{
+	{name: "python backend: model initialisation", families: []raiseFamily{
+		{family: "model.py imports a package the image lacks", want: "python-module-not-found", bare: true, lines: []string{
+			tritonLog('E', "pb_stub.cc:402", "Failed to initialize Python stub: ModuleNotFoundError: No module named 'transformers'"),
+			"Failed to initialize Python stub for auto-complete: ModuleNotFoundError: No module named 'torch'",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll,
+		engineWordings{engine: "trtllm", components: engineSweepBuilder},
+		engineWordings{engine: "triton", components: engineSweepBuilder},
+		engineWordings{engine: "triton", components: engineSweepStub})
+	addExamples(nil, map[string]example{
+		"python-module-not-found": {
+			match: []string{"Failed to initialize Python stub: ModuleNotFoundError: No module named 'transformers'"},
+			miss:  []string{"Failed to initialize Python stub: AttributeError: module 'numpy' has no attribute 'object'"},
+		},
+	})
+}
