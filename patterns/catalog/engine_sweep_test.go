@@ -76,6 +76,16 @@ var engineSweepGGUF = []engineComponent{
 			"llm_load_print_meta: format           = GGUF V3 (latest)",
 		}},
 	}},
+	{name: "llama.cpp: loader, 2023's builds", families: []raiseFamily{
+		{family: "the loader's reason without its function's name", want: "llamacpp-error-loading-model", bare: true, lines: []string{
+			"error loading model: llama_model_loader: failed to load model from ./models/mistral-7b.Q4_K_M.gguf\n\nllama_load_model_from_file: failed to load model",
+			"error loading model: create_tensor: tensor 'output.weight' has wrong shape; expected  4096, 32002, got  4096, 32000,     1,     1",
+		}},
+		{family: "near misses: the loader's progress", bare: true, lines: []string{
+			"llama.cpp: loading model from ./models/7B/ggml-model-q4_0.bin",
+			"llama_model_loader: loaded meta data with 24 key-value pairs and 291 tensors from ./models/mistral-7b.Q4_K_M.gguf (version GGUF V3 (latest))",
+		}},
+	}},
 	{name: "ggml: GGUF reader, another release's file", families: []raiseFamily{
 		{family: "a tensor type, GGUF version or byte order this build does not read", want: "gguf-version-unsupported", bare: true, lines: []string{
 			"gguf_init_from_file_impl: tensor 'blk.0.ffn_down_exps.weight' has invalid ggml type 39. should be in [0, 39)\ngguf_init_from_file_impl: failed to read tensor info\nllama_model_load: error loading model: llama_model_loader: failed to load model from /models/gpt-oss-20b-mxfp4.gguf",
@@ -84,6 +94,8 @@ var engineSweepGGUF = []engineComponent{
 			llamaLog("E", "gguf_init_from_file_impl: this GGUF file is version 4 but this software only supports up to version 3"),
 			"gguf_init_from_reader: failed to load model: this GGUF file version 50331648 is extremely large, is there a mismatch between the host and model endianness?",
 			"gguf_init_from_file_impl: key 'general.architecture' has invalid GGUF type 13\ngguf_init_from_file_impl: failed to read key-value pairs",
+			"llama.cpp: loading model from ./models/llama-2-7b-chat.Q4_0.gguf\nerror loading model: unknown (magic, version) combination: 46554747, 00000002; is this really a GGML file?\nllama_load_model_from_file: failed to load model",
+			"main: build = 0 (unknown)\nllama_model_load: loading model from './models/7B/ggml-model-q4_0.bin' - please wait ...\nllama_model_load: invalid model file './models/7B/ggml-model-q4_0.bin' (bad magic)\nmain: failed to load model from './models/7B/ggml-model-q4_0.bin'",
 		}},
 		{family: "near misses: the loader's type census", bare: true, lines: []string{
 			"llama_model_loader: - type  f32:   65 tensors\nllama_model_loader: - type q4_K:  193 tensors\nllama_model_loader: - type q6_K:   33 tensors",
@@ -263,6 +275,34 @@ func init() {
 		"python-module-not-found": {
 			match: []string{"Failed to initialize Python stub: ModuleNotFoundError: No module named 'transformers'"},
 			miss:  []string{"Failed to initialize Python stub: AttributeError: module 'numpy' has no attribute 'object'"},
+		},
+	})
+}
+
+// engineSweepRouter is sglang's Rust router waiting for its workers: the
+// timeout for the initial workers, for a worker it adds and for the PD
+// router's hosts; the pending lines of each poll are routine.
+var engineSweepRouter = []engineComponent{
+	{name: "router: worker start-up wait", families: []raiseFamily{
+		{family: "workers that never became healthy", want: "router-workers-startup-timeout", bare: true, lines: []string{
+			gatewayLog("ERROR", "sglang_router_rs::router", "Timeout 600s waiting for workers [\"http://127.0.0.1:31000\"] to become healthy. Please set --router-worker-startup-timeout-secs (sglang_router.launch_server) or --worker-startup-timeout-secs (sglang_worker.router) to a larger value"),
+			gatewayLog("ERROR", "sglang_router_rs::router", "Timeout 300s waiting for worker http://10.0.0.7:30000 to become healthy. Please set --router-worker-startup-timeout-secs (sglang_router.launch_server) or --worker-startup-timeout-secs (sglang_worker.router) to a larger value"),
+			"Error: Timeout 1800s waiting for hosts [\"10.0.0.7:30000\", \"10.0.0.8:30000\"] to become healthy.",
+		}},
+		{family: "near misses: the wait's polls", bare: true, lines: []string{
+			gatewayLog(" INFO", "sglang_router_rs::router", "Worker http://127.0.0.1:31000 health check is pending with error: error sending request for url (http://127.0.0.1:31000/health)"),
+			gatewayLog(" INFO", "sglang_router_rs::router", "Worker http://127.0.0.1:31000 health check is pending with status: 503 Service Unavailable."),
+			gatewayLog(" INFO", "sglang_router_rs::router", "All workers are healthy"),
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll, engineWordings{engine: "sglang", components: engineSweepRouter})
+	addExamples(nil, map[string]example{
+		"router-workers-startup-timeout": {
+			match: []string{"Timeout 300s waiting for worker http://10.0.0.7:30000 to become healthy."},
+			miss:  []string{"Worker http://127.0.0.1:31000 health check is pending with error: error sending request for url (http://127.0.0.1:31000/health)"},
 		},
 	})
 }
