@@ -307,3 +307,36 @@ func init() {
 		},
 	})
 }
+
+// engineSweepVLLMCore lists vLLM's engine start-up and worker wordings the
+// first sweeps did not read: the attention backend named as its enum
+// prints, the API servers' start-up timeout with several servers, and V0's
+// multiprocessing worker that died.
+var engineSweepVLLMCore = []engineComponent{
+	{name: "engine core: start-up", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "an attention backend this configuration rules out", want: "vllm-attention-backend-unsupported", lines: []string{
+			"ValueError: Selected backend AttentionBackendEnum.TRITON_ATTN is not valid for this configuration. Reason: ['kv_cache_dtype not supported']",
+			"ValueError: Selected backend AttentionBackendEnum.CUTLASS_MLA is not valid for this configuration. Reason: ['kv_cache_dtype not supported', 'sparse not supported']",
+		}},
+	}},
+	{name: "API server: start-up", families: []raiseFamily{
+		{family: "engines that never reported ready", want: "vllm-engine-startup-timeout", bare: true, lines: []string{
+			"(ApiServer_0 pid=10466)     raise TimeoutError(\n(ApiServer_0 pid=10466) TimeoutError: Timed out waiting for engines to send initial message on input socket.",
+			"TimeoutError: Timed out waiting for engines to send initial message on input socket.",
+		}},
+	}},
+	{name: "V0 multiprocessing workers", families: []raiseFamily{
+		{family: "a worker that died after the engine's error", want: "vllm-engine-core-died-unexpectedly", bare: true, lines: []string{
+			"ERROR 04-22 07:10:30 [multiproc_worker_utils.py:120] Worker VllmWorkerProcess pid 76116 died, exit code: -15\nINFO 04-22 07:10:30 [multiproc_worker_utils.py:124] Killing local vLLM worker processes",
+			"ERROR 11-01 04:59:16 multiproc_worker_utils.py:117] Worker VllmWorkerProcess pid 24169 died, exit code: 1",
+		}},
+		{family: "near misses: worker notices", bare: true, lines: []string{
+			"INFO 04-22 07:10:30 [multiproc_worker_utils.py:124] Killing local vLLM worker processes",
+			"(VllmWorkerProcess pid=76118) INFO 04-22 07:09:58 [multiproc_worker_utils.py:226] Worker ready; awaiting tasks",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll, engineWordings{engine: "vllm", components: engineSweepVLLMCore})
+}
