@@ -340,3 +340,28 @@ var engineSweepVLLMCore = []engineComponent{
 func init() {
 	engineSweepAll = append(engineSweepAll, engineWordings{engine: "vllm", components: engineSweepVLLMCore})
 }
+
+// engineSweepTRTLLMCache is TensorRT-LLM's batch manager refusing a KV
+// cache too small for one sequence of the engine's length, as the
+// executor and Triton's tensorrtllm backend log it.
+var engineSweepTRTLLMCache = []engineComponent{
+	{name: "batch manager: KV cache sizing", families: []raiseFamily{
+		{family: "a cache smaller than one sequence", want: "trtllm-kv-cache-too-small-for-one-sequence", bare: true, lines: []string{
+			"[TensorRT-LLM][INFO] Using 693 tokens in paged KV cache.\n" +
+				tritonLog('E', "backend_model.cc:634", "ERROR: Failed to create instance: unexpected error when creating modelInstanceState: maxTokensInPagedKvCache must be large enough to process at least 1 sequence to completion (i.e. must be larger than beam_width * tokensPerBlock * maxBlocksPerSeq)") + "\n" +
+				tritonLog('E', "model_lifecycle.cc:621", "failed to load 'tensorrt_llm' version 1: Internal: unexpected error when creating modelInstanceState: maxTokensInPagedKvCache must be large enough to process at least 1 sequence to completion (i.e. must be larger than beam_width * tokensPerBlock * maxBlocksPerSeq)"),
+			"[TensorRT-LLM][ERROR] maxTokensInPagedKvCache (29184) must be large enough to process at least 1 sequence to completion (i.e. must be larger than beam_width (1) * tokensPerBlock (128) * maxBlocksPerSeq (272))",
+		}},
+		{family: "near misses: cache sizing notices", bare: true, lines: []string{
+			"[TensorRT-LLM][INFO] Allocate 956301312 bytes for k/v cache. ",
+			"[TensorRT-LLM][INFO] Using 29184 total tokens in paged KV cache, and 272 blocks per sequence",
+			"[TensorRT-LLM][INFO] [MemUsageChange] Allocated 78.30 GiB for max tokens in paged KV cache (3731744).",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll,
+		engineWordings{engine: "trtllm", components: engineSweepTRTLLMCache},
+		engineWordings{engine: "triton", components: engineSweepTRTLLMCache})
+}
