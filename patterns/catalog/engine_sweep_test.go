@@ -365,3 +365,25 @@ func init() {
 		engineWordings{engine: "trtllm", components: engineSweepTRTLLMCache},
 		engineWordings{engine: "triton", components: engineSweepTRTLLMCache})
 }
+
+// engineSweepTRTLLMEngineFile is TensorRT-LLM's runtime failing to open a
+// rank's engine file, as the C++ runtime and Triton's tensorrtllm backend
+// log it.
+var engineSweepTRTLLMEngineFile = []engineComponent{
+	{name: "runtime: engine files", families: []raiseFamily{
+		{family: "a rank's engine file that cannot be opened", want: "trtllm-engine-file-not-found", bare: true, lines: []string{
+			"[TensorRT-LLM][ERROR] [TensorRT-LLM][ERROR] Assertion failed: Error opening engine file: ../../examples/gpt/gpt_175b/gpt_175b_float16_tp8_rank6.engine (/code/tensorrt_llm/cpp/tensorrt_llm/runtime/utils/sessionUtils.cpp:42)\n1       0x55af5ac89de2 tensorrt_llm::common::throwRuntimeError(char const*, int, std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&) + 100",
+			tritonLog('E', "backend_model.cc:691", "ERROR: Failed to create instance: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] Assertion failed: Error opening engine file: /engines/llama-8b/rank0.engine (/app/tensorrt_llm/cpp/tensorrt_llm/runtime/utils/sessionUtils.cpp:42)"),
+		}},
+		{family: "near misses: engine loading notices", bare: true, lines: []string{
+			"[TensorRT-LLM][INFO] Engine version 0.10.0.dev2024043000 found in the config file, assuming engine(s) built by new builder API.",
+			"[TensorRT-LLM][INFO] Loaded engine size: 3404 MiB",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll,
+		engineWordings{engine: "trtllm", components: engineSweepTRTLLMEngineFile},
+		engineWordings{engine: "triton", components: engineSweepTRTLLMEngineFile})
+}
