@@ -18,6 +18,16 @@ import "testing"
 //     then cannot publish (its RPC address, its segment descriptor) and
 //     the transport that gives up for it ("<Name>Transport: cannot
 //     publish segments").
+//   - Mooncake's RDMA context opening a NIC: the device list, the device,
+//     the GID it queries or finds none of (a GID scan's own misses,
+//     "No data available", are routine), the completion vectors;
+//   - Mooncake's NVLink transports (cross-node MNNVL and intra-node over
+//     CUDA IPC): each CUDA driver or runtime call they check, peer access,
+//     and a peer buffer never mapped ("Requested address ... not found!");
+//   - NIXL's metadata backends: etcd (each release's store, fetch, send
+//     and watch wordings, and the agent's announce), the direct socket
+//     exchange with a peer's IP and port, torch's TCPStore; the cleanup
+//     of its own keys at exit is routine.
 func transferLayerWordings() []writerWording {
 	glog := func(sev, file, msg string) string {
 		return sev + "0522 23:38:30.164904 764015 " + file + "] " + msg
@@ -26,6 +36,7 @@ func transferLayerWordings() []writerWording {
 		return sev + "20250522 23:38:30.164904 764015 " + file + "] " + msg
 	}
 	sgl := func(line string) string { return "[2026-05-28 00:11:09 TP0] " + line }
+	nixl := func(file, msg string) string { return "E1204 10:45:22.126729 108700 " + file + "] " + msg }
 	return []writerWording{
 		{family: "Mooncake: the metadata store does not answer or refuses a write", want: "mooncake-metadata-server-unreachable", lines: []string{
 			// The etcd client of the first releases: gRPC's status code and text.
@@ -64,6 +75,54 @@ func transferLayerWordings() []writerWording {
 		{family: "Mooncake: a metadata answer that is not a descriptor", want: "mooncake-segment-descriptor-invalid", lines: []string{
 			glog("E", "transfer_metadata_plugin.cpp:302", "GET http://10.0.0.1:8080/metadata?key=mooncake%2Fram%2F10.0.0.2%3A12345 json parse error: * Line 1, Column 1\n  Syntax error: value, object or array expected."),
 		}},
+		{family: "Mooncake: the RDMA context cannot open a NIC", want: "mooncake-rdma-device-open-failed", lines: []string{
+			glog("E", "rdma_context.cpp:499", "Failed to query GID 0 on mlx5_0/: Invalid argument [22]"),
+			glog("E", "rdma_context.cpp:1392", "Failed to query GID 3 on mlx5_bond_0/1: Invalid argument"),
+			glog("W", "rdma_context.cpp:581", "No suitable GID found on mlx5_bond_1/"),
+			glog("W", "rdma_context.cpp:1369", "No suitable GID found on rocep153s0/1"),
+			glog("E", "rdma_context.cpp:1194", "ibv_get_device_list failed"),
+			glog("E", "rdma_context.cpp:1208", "ibv_open_device(mlx5_3) failed"),
+			glog("E", "rdma_context.cpp:217", "RDMA device mlx5_0 exposes no completion vectors"),
+			sgl(glog("E", "rdma_context.cpp:70", "Failed to open device mlx5_0 on port  with GID 0")),
+		}},
+		{family: "Mooncake: the NVLink transports cannot share or reach GPU memory", want: "mooncake-nvlink-transport-failed", lines: []string{
+			glog("E", "nvlink_transport.cpp:603", "NvlinkTransport: cuMemCreate failed: 800"),
+			glogYear("E", "nvlink_transport.cpp:1098", "NvlinkTransport: cuMemImportFromShareableHandle failed: 101"),
+			glog("E", "nvlink_transport.cpp:421", "NvlinkTransport: cudaIpcOpenMemHandle failed: invalid argument"),
+			glog("E", "nvlink_transport.cpp:352", "NvlinkTransport: cudaPointerGetAttributes failed"),
+			glog("E", "nvlink_transport.cpp:607", "NvlinkTransport: device 0 cannot p2p access device 5"),
+			glog("E", "nvlink_transport.cpp:621", "NvlinkTransport: failed to enable p2p access (Error code: 217 - peer access is not supported between these two devices)"),
+			glog("E", "intranode_nvlink_transport.cpp:140", "IntraNodeNvlinkTransport: cudaSetDevice(3) failed when creating event"),
+			glog("E", "nvlink_transport.cpp:497", "Requested address 0x7f2a40000000 to 0x7f2a40200000 not found!"),
+			glog("E", "nvlink_transport.cpp:1142", "Mismatched NVLink data transfer method"),
+		}},
+		{family: "Mooncake: routine RDMA and NVLink lines", lines: []string{
+			glog("E", "rdma_context.cpp:336", "Failed to query GID 244 on rocep153s0/1: No data available [61]"),
+			glog("I", "rdma_context.cpp:491", "Find best gid index: 3 on mlx5_0/1 (network state: up)"),
+			glog("W", "rdma_context.cpp:1138", "No suitable GID found while refreshing mlx5_0/1"),
+			glog("W", "nvlink_transport.cpp:995", "Memory region 0x7f2a40000000 is not allocated by cuMemCreate, but it can be used as local buffer"),
+			glog("I", "transfer_engine_impl.cpp:253", "Using cross-node NVLink transport (MC_FORCE_MNNVL or no HCA detected)"),
+			glog("I", "nvlink_transport.cpp:330", "NvlinkTransport: using cudaMemcpyBatchAsync for 16 slices"),
+		}},
+		{family: "NIXL: an agent's metadata cannot be published or fetched", want: "nixl-remote-metadata-failed", lines: []string{
+			nixl("nixl_etcd_metadata_backend.cpp:105", "Failed to announce agent prefill-0 in etcd: etcdserver: request timed out"),
+			nixl("nixl_etcd_metadata_backend.cpp:194", "Error fetching key: /nixl/agents/decode-1/metadata from etcd: failed to connect to all addresses"),
+			nixl("nixl_listener.cpp:210", "Failed to store metadata in etcd: -4"),
+			nixl("nixl_listener.cpp:188", "Error sending metadata to etcd: Deadline Exceeded"),
+			nixl("nixl_listener.cpp:240", "Failed to fetch key: /nixl/agents/decode-1/metadata from etcd: connections to all backends failing"),
+			nixl("nixl_listener.cpp:96", "Error creating etcd client: Connection refused"),
+			nixl("nixl_listener.cpp:262", "Error watching etcd for key: /nixl/agents/decode-1/metadata : stream closed"),
+			nixl("nixl_listener.cpp:120", "ETCD client not available"),
+			nixl("nixl_p2p_metadata_backend.cpp:85", "poll timed out for ip_addr: 10.0.0.7 and port: 5557"),
+			nixl("nixl_listener.cpp:73", "select timed out for ip_addr: 10.0.0.7 and port: 5557"),
+			nixl("nixl_tcpstore_metadata_backend.cpp:226", "[decode-1] TCPStore fetch failed for key nixl/prefill-0: Connection reset by peer"),
+			nixl("nixl_tcpstore_metadata_backend.cpp:240", "[decode-1] TCPStore fetch for prefill-0 gave up waiting for key nixl/prefill-0"),
+		}},
+		{family: "NIXL: routine metadata lines", lines: []string{
+			nixl("nixl_etcd_metadata_backend.cpp:260", "Warning: Failed to remove etcd keys for agent: prefill-0 : key not found"),
+			"I1204 10:45:22.126729 108700 nixl_etcd_metadata_backend.cpp:88] Created etcd client to http://10.0.0.1:2379",
+			nixl("nixl_tcpstore_metadata_backend.cpp:150", "[decode-1] TCPStore connect failed, retrying on the first operation: Connection refused"),
+		}},
 		{family: "Mooncake: routine metadata lines", lines: []string{
 			glog("I", "transfer_metadata.cpp:162", "Using metadata cluster ID: mooncake/prod-a"),
 			glog("I", "transfer_metadata.cpp:583", "removeSegmentDesc 10.0.0.2:12345 finish"),
@@ -93,10 +152,28 @@ var transferLayerRecordsWidened = map[string]example{
 			"GET http://10.0.0.1:8080/metadata?key=mooncake%2Fram%2Fx json parse error: * Line 1",
 		},
 	},
+	"mooncake-rdma-device-open-failed": {
+		match: []string{"E0924 01:29:28.347672  2254 rdma_context.cpp:499] Failed to query GID 0 on mlx5_0/: Invalid argument [22]"},
+		miss:  []string{"E0302 08:32:30.369483 57711 rdma_context.cpp:450] Failed to query GID 244 on rocep153s0/: No data available [61]"},
+	},
+	"nixl-remote-metadata-failed": {
+		match: []string{"E1204 10:45:22.126729 108700 nixl_etcd_metadata_backend.cpp:105] Failed to announce agent prefill-0 in etcd: etcdserver: request timed out"},
+		miss:  []string{"Warning: Failed to remove etcd keys for agent: prefill-0 : key not found"},
+	},
 	"mooncake-target-segment-unknown": {
 		match: []string{"Failed to get rpc meta of 10.0.0.7:15002"},
 		miss:  []string{"Failed to insert rpc meta of 10.0.0.7:15002"},
 	},
 }
 
-func init() { addExamples(nil, transferLayerRecordsWidened) }
+var transferLayerRecordExamples = map[string]example{
+	"mooncake-nvlink-transport-failed": {
+		match: []string{
+			"E1024 06:51:59.688545 162143 nvlink_transport.cpp:603] NvlinkTransport: cuMemCreate failed: 800",
+			"Requested address 0x7f2a40000000 to 0x7f2a40200000 not found!",
+		},
+		miss: []string{"NvlinkTransport: using cudaMemcpyBatchAsync for 16 slices"},
+	},
+}
+
+func init() { addExamples(transferLayerRecordExamples, transferLayerRecordsWidened) }
