@@ -27,7 +27,19 @@ import "testing"
 //   - NIXL's metadata backends: etcd (each release's store, fetch, send
 //     and watch wordings, and the agent's announce), the direct socket
 //     exchange with a peer's IP and port, torch's TCPStore; the cleanup
-//     of its own keys at exit is routine.
+//     of its own keys at exit is routine;
+//   - UCX's intra-node copies the kernel refuses: CMA's
+//     process_vm_readv/writev in each release's wording (1.5's "delivered
+//     N instead of M, error message ...", 1.8's "(pid=N length=M)
+//     returned -1: ...", 1.11's I/O vectors) and the mm transport opening
+//     a peer's /proc/<pid>/fd file (1.6's and today's wording); a peer that
+//     died ("No such process") is not this family;
+//   - srun's per-task launch failure ("task N launch failed: <slurmd's
+//     reason>"), which comes before its "Application launch failed";
+//   - NVSHMEM's symmetric heap: its checks' "<file>:<line>: non-zero
+//     status: <n> <call> failed" for the allocations behind the heap, and
+//     nvshmem_malloc beyond NVSHMEM_SYMMETRIC_SIZE; the same check for any
+//     other call stays the generic status record's.
 func transferLayerWordings() []writerWording {
 	glog := func(sev, file, msg string) string {
 		return sev + "0522 23:38:30.164904 764015 " + file + "] " + msg
@@ -36,6 +48,9 @@ func transferLayerWordings() []writerWording {
 		return sev + "20250522 23:38:30.164904 764015 " + file + "] " + msg
 	}
 	sgl := func(line string) string { return "[2026-05-28 00:11:09 TP0] " + line }
+	ucx := func(file, level, msg string) string {
+		return "[1701234567.123456] [gpu-3:41278:0]    " + file + "  UCX  " + level + " " + msg
+	}
 	nixl := func(file, msg string) string { return "E1204 10:45:22.126729 108700 " + file + "] " + msg }
 	return []writerWording{
 		{family: "Mooncake: the metadata store does not answer or refuses a write", want: "mooncake-metadata-server-unreachable", lines: []string{
@@ -123,6 +138,35 @@ func transferLayerWordings() []writerWording {
 			"I1204 10:45:22.126729 108700 nixl_etcd_metadata_backend.cpp:88] Created etcd client to http://10.0.0.1:2379",
 			nixl("nixl_tcpstore_metadata_backend.cpp:150", "[decode-1] TCPStore connect failed, retrying on the first operation: Connection refused"),
 		}},
+		{family: "UCX: the kernel refuses an intra-node copy between processes", want: "ucx-cross-process-memory-denied", lines: []string{
+			ucx("cma_ep.c:113", "ERROR", "process_vm_readv delivered 0 instead of 480960, error message Operation not permitted"),
+			ucx("cma_ep.c:99", "ERROR", "process_vm_writev(pid=2563 length=65536) returned -1: Operation not permitted"),
+			ucx("cma_ep.c:85", "ERROR", "process_vm_readv(pid=3549634 {0x24ed520,12480}-->{0x1bd42a0,12480}) returned -1: Operation not permitted"),
+			"[lxbk1012:3549626:0:3549626]      cma_ep.c:84   process_vm_readv(pid=3549634 {0x24ed520,12480}-->{0x1bd42a0,12480}) returned -1: Operation not permitted",
+			ucx("mm_posix.c:445", "ERROR", "Error returned from open in attach. Permission denied. File name is: /proc/24149/fd/16"),
+			ucx("mm_posix.c:233", "ERROR", "open(file_name=/proc/2563/fd/50 flags=0x0) failed: Permission denied"),
+		}},
+		{family: "UCX: routine shared-memory lines, and a peer that died", lines: []string{
+			ucx("cma_md.c:69", "DEBUG", "could not read '/proc/sys/kernel/yama/ptrace_scope' - assuming Yama security is not enforced"),
+			ucx("cma_md.c:114", "DEBUG", "ptrace_scope is 1, CMA is unsupported"),
+			ucx("parser.c:2034", "WARN ", "unused environment variable: UCX_TLS_X (maybe: UCX_TLS?)"),
+		},
+		},
+		{family: "Slurm: slurmd refused to start a task", want: "slurm-task-launch-failed", lines: []string{
+			"srun: error: task 3 launch failed: Error configuring interconnect",
+			"srun: error: task 0 launch failed: Job credential expired",
+			"task 12 launch failed: Unable to satisfy cpu bind request",
+		}},
+		{family: "NVSHMEM: the symmetric heap cannot be allocated", want: "nvshmem-heap-allocation-failed", lines: []string{
+			"/nvshmem/src/host/mem/mem_heap.cpp:1509: non-zero status: 2 cuMemCreate failed ",
+			"/sgl-workspace/nvshmem/src/host/mem/mem_heap.cpp:1590: non-zero status: 7 allocate_physical_memory_to_heap failed",
+			"/opt/nvshmem/src/host/mem/mem_heap.cpp:341: non-zero status: 2 cuMemAlloc failed ",
+			"/opt/nvshmem/src/host/mem/mem_heap.cpp:nvshmemi_symmetric_heap_static::allocate_symmetric_memory:2266: nvshmem malloc failed (hint: check if total allocation has exceeded NVSHMEM symmetric size = 1073741824, NVSHMEM symmetric size can be increased using NVSHMEM_SYMMETRIC_SIZE environment variable) ",
+			"(SchedulerDisaggregationDecodeMixin pid=2211) /sgl-workspace/nvshmem/src/host/mem/mem_heap.cpp:1509: non-zero status: 2 cuMemCreate failed",
+		}},
+		{family: "NVSHMEM: another call's status check", want: "nvshmem-error-status", lines: []string{
+			"/sgl-workspace/nvshmem/src/host/mem/mem_heap.cpp:942: non-zero status: 7 map_heap_range_by_size failed",
+		}},
 		{family: "Mooncake: routine metadata lines", lines: []string{
 			glog("I", "transfer_metadata.cpp:162", "Using metadata cluster ID: mooncake/prod-a"),
 			glog("I", "transfer_metadata.cpp:583", "removeSegmentDesc 10.0.0.2:12345 finish"),
@@ -167,6 +211,20 @@ var transferLayerRecordsWidened = map[string]example{
 }
 
 var transferLayerRecordExamples = map[string]example{
+	"nvshmem-heap-allocation-failed": {
+		match: []string{
+			"/nvshmem/src/host/mem/mem_heap.cpp:1509: non-zero status: 2 cuMemCreate failed ",
+			"nvshmem malloc failed (hint: check if total allocation has exceeded NVSHMEM symmetric size = 1073741824, NVSHMEM symmetric size can be increased using NVSHMEM_SYMMETRIC_SIZE environment variable)",
+		},
+		miss: []string{"/nvshmem/src/host/mem/mem_heap.cpp:1770: non-zero status: 1 cuMemMap failed "},
+	},
+	"ucx-cross-process-memory-denied": {
+		match: []string{
+			"[1701234567.123456] [gpu-3:41278:0]    cma_ep.c:85   UCX  ERROR process_vm_readv(pid=2563 {0x7f3a,16}-->{0x7f3b,16}) returned -1: Operation not permitted",
+			"cma_ep.c:113  UCX  ERROR process_vm_readv delivered 0 instead of 91389, error message Operation not permitted",
+		},
+		miss: []string{"[1701234567.123456] [gpu-3:41278:0]    cma_ep.c:85   UCX  ERROR process_vm_readv(pid=2563 {0x7f3a,16}-->{0x7f3b,16}) returned -1: No such process"},
+	},
 	"mooncake-nvlink-transport-failed": {
 		match: []string{
 			"E1024 06:51:59.688545 162143 nvlink_transport.cpp:603] NvlinkTransport: cuMemCreate failed: 800",
