@@ -39,7 +39,10 @@ import "testing"
 //   - NVSHMEM's symmetric heap: its checks' "<file>:<line>: non-zero
 //     status: <n> <call> failed" for the allocations behind the heap, and
 //     nvshmem_malloc beyond NVSHMEM_SYMMETRIC_SIZE; the same check for any
-//     other call stays the generic status record's.
+//     other call stays the generic status record's;
+//   - the Hugging Face Hub client's downloads: the Xet client's CAS
+//     errors (a full disk stays the disk record's), and metadata answered
+//     by something other than the Hub (FileMetadataError, OSError before).
 func transferLayerWordings() []writerWording {
 	glog := func(sev, file, msg string) string {
 		return sev + "0522 23:38:30.164904 764015 " + file + "] " + msg
@@ -167,6 +170,20 @@ func transferLayerWordings() []writerWording {
 		{family: "NVSHMEM: another call's status check", want: "nvshmem-error-status", lines: []string{
 			"/sgl-workspace/nvshmem/src/host/mem/mem_heap.cpp:942: non-zero status: 7 map_heap_range_by_size failed",
 		}},
+		{family: "Hugging Face Hub: the Xet client's download failed", want: "hf-xet-download-failed", lines: []string{
+			rawTB("RuntimeError: Data processing error: CAS service error : ReqwestMiddleware Error: Request failed after 5 retries"),
+			"RuntimeError: Data processing error: CAS service error : IO Error: Timer expired",
+			"RuntimeError: Data processing error: CAS service error : Error : single flight error: Real call failed: CasObjectError(InternalIOError(Custom { kind: Other, error: reqwest::Error { kind: Decode, source: hyper::Error(Body, Custom { kind: UnexpectedEof, error: IncompleteBody }) } }))",
+			"Error occurred during download: Data processing error: CAS service error : Error : result term data length 63574543 did not match expected value 67084736",
+		}},
+		{family: "Hugging Face Hub: the Xet client's disk full stays the disk record's", want: "no-space-left-on-device", lines: []string{
+			"RuntimeError: Data processing error: CAS service error : IO Error: No space left on device (os error 28)",
+		}},
+		{family: "Hugging Face Hub: metadata not answered by the Hub", want: "hf-endpoint-metadata-invalid", lines: []string{
+			rawTB("huggingface_hub.errors.FileMetadataError: Distant resource does not seem to be on huggingface.co. It is possible that a configuration issue prevents you from downloading resources from https://hf-mirror.com. Please check your firewall and proxy settings and make sure your SSL certificates are updated."),
+			"OSError: Distant resource does not have an ETag, we won't be able to reliably ensure reproducibility.",
+			"huggingface_hub.errors.FileMetadataError: Distant resource does not have a Content-Length.",
+		}},
 		{family: "Mooncake: routine metadata lines", lines: []string{
 			glog("I", "transfer_metadata.cpp:162", "Using metadata cluster ID: mooncake/prod-a"),
 			glog("I", "transfer_metadata.cpp:583", "removeSegmentDesc 10.0.0.2:12345 finish"),
@@ -211,6 +228,20 @@ var transferLayerRecordsWidened = map[string]example{
 }
 
 var transferLayerRecordExamples = map[string]example{
+	"hf-xet-download-failed": {
+		match: []string{
+			"RuntimeError: Data processing error: CAS service error : ReqwestMiddleware Error: Request failed after 5 retries",
+			"Data processing error: CAS service error : IO Error: Timer expired",
+		},
+		miss: []string{"RuntimeError: Data processing error: CAS service error : IO Error: No space left on device (os error 28)"},
+	},
+	"hf-endpoint-metadata-invalid": {
+		match: []string{
+			"huggingface_hub.errors.FileMetadataError: Distant resource does not seem to be on huggingface.co.",
+			"OSError: Distant resource does not have an ETag, we won't be able to reliably ensure reproducibility.",
+		},
+		miss: []string{"Distant resource is on huggingface.co"},
+	},
 	"nvshmem-heap-allocation-failed": {
 		match: []string{
 			"/nvshmem/src/host/mem/mem_heap.cpp:1509: non-zero status: 2 cuMemCreate failed ",
