@@ -42,7 +42,10 @@ import "testing"
 //     other call stays the generic status record's;
 //   - the Hugging Face Hub client's downloads: the Xet client's CAS
 //     errors (a full disk stays the disk record's), and metadata answered
-//     by something other than the Hub (FileMetadataError, OSError before).
+//     by something other than the Hub (FileMetadataError, OSError before);
+//   - the Mooncake store's etcd: a client that cannot reach it to find
+//     the master (etcd:// master address), a master in HA mode that cannot
+//     connect to or initialise its etcd client.
 func transferLayerWordings() []writerWording {
 	glog := func(sev, file, msg string) string {
 		return sev + "0522 23:38:30.164904 764015 " + file + "] " + msg
@@ -183,6 +186,14 @@ func transferLayerWordings() []writerWording {
 			rawTB("huggingface_hub.errors.FileMetadataError: Distant resource does not seem to be on huggingface.co. It is possible that a configuration issue prevents you from downloading resources from https://hf-mirror.com. Please check your firewall and proxy settings and make sure your SSL certificates are updated."),
 			"OSError: Distant resource does not have an ETag, we won't be able to reliably ensure reproducibility.",
 			"huggingface_hub.errors.FileMetadataError: Distant resource does not have a Content-Length.",
+		}},
+		{family: "Mooncake store: a client cannot reach etcd to find its master", want: "mooncake-master-unreachable", lines: []string{
+			glog("E", "client.cpp:144", "Failed to connect to etcd"),
+			sgl(glog("E", "client.cpp:144", "Failed to connect to etcd")),
+		}},
+		{family: "Mooncake store: a master in HA mode cannot use etcd", want: "mooncake-master-leadership-lost", lines: []string{
+			glogYear("E", "ha_helper.cpp:133", "Failed to connect to etcd endpoints: 10.0.0.1:2379;10.0.0.2:2379"),
+			glog("E", "etcd_helper.cpp:32", "Failed to initialize etcd client: context deadline exceeded"),
 		}},
 		{family: "Mooncake: routine metadata lines", lines: []string{
 			glog("I", "transfer_metadata.cpp:162", "Using metadata cluster ID: mooncake/prod-a"),
