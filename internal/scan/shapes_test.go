@@ -516,9 +516,6 @@ var knownWidthMisses = map[string]map[string]string{
 	"661-lmcache-mooncake-store-no-batch-get-buffer.log":         {"html-escaped": pageOnRecord},
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": under("heldout-17: the long request line, glued behind tqdm's line and cut into three pieces (a CJK character split across two), puts 'failed, state_code: None, data:' on a continuation that is not rejoined, so the lead no longer names it (as under hard-wrap-120)",
 		"hard-wrap-100", "hard-wrap-120-padded"),
-	"242-tcpstore-client-retrying-timeout-slurm.log": {
-		"hard-wrap-100": "cut at 100 columns, the TCPStore warning's first piece ends in its retry count, read as a notice the client carries on after, and the socket timeout it reports is on the continuation: no alert",
-	},
 	"030-npu-aclnn-ez9999-err00100.log": {
 		"hard-wrap-100": "cut at 100 columns inside \"error:\", the rest opens with \"ror:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width: the NPU function error is not rejoined",
 	},
