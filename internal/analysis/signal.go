@@ -108,6 +108,17 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		!loggerHeader(e.Format) && (libraryErrorLine(FirstLine(e.Message)) || taggedFailureLine(FirstLine(e.Message)))) {
 		return SignalLevel, patterns.SeverityError
 	}
+	if l := FirstLine(e.Message); e.Level == "" && killReport(l) {
+		// A supervisor's report of a kill for memory or of a failed
+		// child (killreport.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); e.Level == "" && exceptionQuoteCandidate(l) && exceptionQuoted(l) {
+		// A failure told with the exception that caused it, by a
+		// logger that prints no level, sglang's own among them
+		// (quotedexception.go).
+		return SignalLevel, patterns.SeverityError
+	}
 	if e.Level == "" && !loggerHeader(e.Format) && quotedFailure(FirstLine(e.Message)) {
 		// A program's diagnostic or a library's error line quoted
 		// after words of the reporter's own (quotedfailure.go).
@@ -261,7 +272,7 @@ func quiet(e *entry.Entry) bool {
 			// failed call's status (statusline.go), each behind its
 			// byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(watchdogCandidate(l) && watchdogFired(l)) && !(goExitCandidate(l) && goExitFailure(l)) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(exceptionQuoteCandidate(l) && exceptionQuoted(l)) && !killReport(l) && !(watchdogCandidate(l) && watchdogFired(l)) && !(goExitCandidate(l) && goExitFailure(l)) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":
