@@ -1,6 +1,10 @@
 package analysis
 
-import "github.com/logmatch/logmatch/internal/ascii"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // A supervisor reports the end of what it supervises in its own words, on
 // a line its logger may print without a level (sglang's format has none,
@@ -74,6 +78,28 @@ func killReportFamily(l string) string {
 	}
 	if childFailed(l) {
 		return FamilyDied
+	}
+	return ""
+}
+
+// levelLessReportFamily is the family of a level-less line that a
+// supervisor's or a runtime's report reader finds (killreport.go,
+// slurmbanner.go, ucxfatal.go), "" for any other: Slurm's cancel for a
+// limit or a lost node is a kill by the scheduler's signal; UCX's caught
+// signal a native crash, its other fatal reports a native library's
+// error.
+func levelLessReportFamily(l string) string {
+	if f := killReportFamily(l); f != "" {
+		return f
+	}
+	if slurmCancelled(l) {
+		return FamilyKilled
+	}
+	if ucxFatal(l) {
+		if strings.Contains(l, "Caught signal") {
+			return FamilyNative
+		}
+		return FamilyLibrary
 	}
 	return ""
 }

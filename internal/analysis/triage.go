@@ -503,7 +503,7 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 		t.Family = FamilyDied
 	}
 	if t.Family == "" && e.Traceback == nil && e.Level == "" {
-		t.Family = killReportFamily(FirstLine(e.Message))
+		t.Family = levelLessReportFamily(FirstLine(e.Message))
 	}
 	if t.Family == "" && exc == nil && e.Traceback == nil {
 		line := FirstLine(e.Message)

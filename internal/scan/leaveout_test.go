@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 827,
-	detected: 780,
-	cause:    677,
+	detected: 782,
+	cause:    680,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

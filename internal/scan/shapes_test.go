@@ -516,6 +516,9 @@ var knownWidthMisses = map[string]map[string]string{
 	"661-lmcache-mooncake-store-no-batch-get-buffer.log":         {"html-escaped": pageOnRecord},
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": under("heldout-17: the long request line, glued behind tqdm's line and cut into three pieces (a CJK character split across two), puts 'failed, state_code: None, data:' on a continuation that is not rejoined, so the lead no longer names it (as under hard-wrap-120)",
 		"hard-wrap-100", "hard-wrap-120-padded"),
+	"670-ucx-transport-retry-exceeded-lost-bracket-backtrace.log": {
+		"hard-wrap-100": "cut at 100 columns inside '(synd 0x', the first report's piece no longer carries the record's words and UCX's fatal report reader reads it unclassified; the record's match on the next report, a consequence, folds under it",
+	},
 	"030-npu-aclnn-ez9999-err00100.log": {
 		"hard-wrap-100": "cut at 100 columns inside \"error:\", the rest opens with \"ror:\", a word ending in a colon that is read as a writer's name, and one cut line teaches no width: the NPU function error is not rejoined",
 	},
