@@ -108,6 +108,14 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		!loggerHeader(e.Format) && (libraryErrorLine(FirstLine(e.Message)) || taggedFailureLine(FirstLine(e.Message)))) {
 		return SignalLevel, patterns.SeverityError
 	}
+	if l := FirstLine(e.Message); e.Level == "" && llamaLogStart(l) && llamaLogError(l) {
+		// llama.cpp's own log line at its error level (llamalog.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); (e.Level == "" && !loggerHeader(e.Format) || e.Level == "WARNING") && ibvStatusCandidate(l) && ibvStatusFailure(l) {
+		// A failed RDMA work completion's status (ibvstatus.go).
+		return SignalLevel, patterns.SeverityError
+	}
 	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && ucxFatal(l) {
 		// UCX's error handler's report of what ends the process
 		// (ucxfatal.go).
@@ -282,7 +290,7 @@ func quiet(e *entry.Entry) bool {
 			// failed call's status (statusline.go), each behind its
 			// byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(exceptionQuoteCandidate(l) && exceptionQuoted(l)) && !killReport(l) && !(watchdogCandidate(l) && watchdogFired(l)) && !(goExitCandidate(l) && goExitFailure(l)) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && exceptionQuoted(l)) && !killReport(l) && !(watchdogCandidate(l) && watchdogFired(l)) && !(goExitCandidate(l) && goExitFailure(l)) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":
