@@ -480,8 +480,8 @@ var knownWidthMisses = map[string]map[string]string{
 	"661-lmcache-mooncake-store-no-batch-get-buffer.log":         {"html-escaped": pageOnRecord},
 	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": under("heldout-17: the long request line, glued behind tqdm's line and cut into three pieces (a CJK character split across two), puts 'failed, state_code: None, data:' on a continuation that is not rejoined, so the lead no longer names it (as under hard-wrap-120)",
 		"hard-wrap-100", "hard-wrap-120-padded"),
-	"242-tcpstore-client-retrying-timeout-slurm.log": {
-		"hard-wrap-100": "cut at 100 columns, the TCPStore warning's first piece ends in its retry count, read as a notice the client carries on after, and the socket timeout it reports is on the continuation: no alert",
+	"670-ucx-transport-retry-exceeded-lost-bracket-backtrace.log": {
+		"hard-wrap-100": "cut at 100 columns inside '(synd 0x', the first report's piece no longer carries the record's words and UCX's fatal report reader reads it unclassified; the record's match on the next report, a consequence, folds under it",
 	},
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"hard-wrap-100": "cut at 100 columns inside the frames' file names, each rest ends in the Grafana table's ' |' column, so it is no frame's rest and the frames are lost: the exception line's record does not lead",
