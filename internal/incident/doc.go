@@ -54,7 +54,12 @@
 // consequence, with no failure before it, began the crash, and the failure
 // its own code reports after it joins it; so does the device crash or
 // collective failure a process reports after its interconnect failed
-// (lower.go). Which signal
+// (lower.go). A native event is led by its first line when that line says
+// what failed and no record names it: a record naming a later line of the
+// same library, or the process's death after it, joins it (nativefirst.go);
+// NCCL's first WARN line of a chain leads the consequence lines after it,
+// and a chain of one process's consequence lines is led by its first
+// (fold.go). Which signal
 // of a burst leads follows one documented order of classes (cause,
 // failure, generic line, fragment, consequence, wrapper; rank.go), read
 // from the record's role and the diagnosis, never from which record it is.

@@ -475,6 +475,11 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 			cause = g.detailOf(gen, id)
 		}
 		if cause == nil {
+			// NCCL's next WARN line of the event its first WARN line
+			// began (see fold.go).
+			cause = g.warnEventBefore(gen, id)
+		}
+		if cause == nil {
 			// A line that only says its task failed, beside a line of
 			// its burst that says what failed (see restate.go).
 			cause = g.vaguePeer(gen, id)

@@ -1,0 +1,177 @@
+package incident_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/logmatch/logmatch/internal/catalog"
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
+	"github.com/logmatch/logmatch/sinks"
+)
+
+// matcherWithout is the default catalog less the records slugs: the
+// wordings those records read stand for a wording no record has yet.
+func matcherWithout(t *testing.T, slugs ...string) *matcher.Matcher {
+	t.Helper()
+	recs, probs := patterns.Default()
+	for _, p := range probs {
+		if p.Level == patterns.LevelError {
+			t.Fatalf("default catalog: %v", p)
+		}
+	}
+	kept := make([]patterns.Record, 0, len(recs))
+	for _, r := range recs {
+		if !slices.Contains(slugs, r.Slug) {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept)+len(slugs) != len(recs) {
+		t.Fatalf("not every record of %v is in the default catalog", slugs)
+	}
+	m, cprobs := catalog.Compile(kept, nil)
+	for _, p := range cprobs {
+		if p.Level == patterns.LevelError {
+			t.Fatalf("catalog less %v: %v", slugs, p)
+		}
+	}
+	return m
+}
+
+// leadsWith reports whether the alert's own line holds text.
+func leadsWith(a sinks.Alert, text string) bool {
+	return strings.Contains(a.Headline, text) || strings.Contains(a.Match.Text, text)
+}
+
+// NCCL reports its failures at WARN: the first WARN line of a process's
+// chain says what failed, and the lines after it (its proxy's failed
+// operation, its socket closed) what that broke, in words consequence
+// records know. With no record for the first line's wording (the records
+// that read these NCCL wordings are left out of the catalog), it still
+// leads, and the consequences are listed in its incident; so does a second
+// WARN line of the same event no record names. A first line that only says
+// something failed, or one printed after the consequence, yields the lead
+// as before: one incident either way.
+func TestNCCLFirstWarnLineLeadsTheConsequencesOfItsChain(t *testing.T) {
+	m := matcherWithout(t, "nccl-ib-verbs-call-failed", "nccl-shared-memory-segment-failed", "nccl-ib-async-fatal-event")
+	// NCCL's own wordings (misc/ibvwrap.cc, misc/shmutils.cc,
+	// transport/net_ib.cc) and one no record has.
+	firsts := []string{
+		"gpu-7:4016:4653 [7] misc/ibvwrap.cc:212 NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Operation not permitted",
+		"gpu-7:4016:4653 [7] misc/shmutils.cc:77 NCCL WARN Error while resizing the segment /dev/shm/nccl-Ab12 to 4194304 bytes, error: Read-only file system (30)",
+		"gpu-7:4016:4653 [7] transport/net_ib.cc:640 NCCL WARN NET/IB : mlx5_3:1 Got async event : local catastrophic error",
+		"gpu-7:4016:4653 [7] transport/nvls.cc:240 NCCL WARN Multicast object binding failed for 4194304 bytes on device 7, error 999",
+	}
+	detail := "gpu-7:4016:4653 [7] transport/net_ib.cc:702 NCCL WARN NET/IB : Queue pair 0x1c of mlx5_3 moved to the error state after the port went away"
+	consequences := []string{
+		"gpu-7:4016:4650 [7] proxy.cc:1533 NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=3, closing connection",
+		"gpu-7:4016:4650 [7] proxy.cc:1567 NCCL WARN [Proxy Service 10] Failed to execute operation Connect from rank 10, retcode 3",
+		"gpu-7:4016:4641 [7] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer gpu-8-ib<53735>",
+	}
+	trace := "gpu-7:4016:4653 [7] NCCL INFO transport/net.cc:683 -> 2"
+	for _, first := range firsts {
+		for _, c := range consequences {
+			lines := []string{first, trace, c}
+			got := scanLines(t, m, lines)
+			if len(got) != 1 || got[0].Record.ID != "" || !leadsWith(got[0], nativeMessageOf(first)) {
+				t.Errorf("%q then %q: want one incident led by the first line, got %d:%s", first, c, len(got), describe(got))
+			}
+			got = scanLines(t, m, []string{first, trace, detail, c})
+			if len(got) != 1 || !leadsWith(got[0], nativeMessageOf(first)) {
+				t.Errorf("%q, a second WARN line, then %q: want one incident led by the first line, got %d:%s", first, c, len(got), describe(got))
+			}
+		}
+	}
+	c := consequences[1]
+	want := leadOf(scanLines(t, m, []string{c})[0])
+	vague := "gpu-7:4016:4653 [7] transport/net_ib.cc:640 NCCL WARN Operation failed"
+	if got := scanLines(t, m, []string{vague, trace, c}); len(got) != 1 || leadOf(got[0]) != want {
+		t.Errorf("a vague first line: want one incident led by %s, got %d:%s", want, len(got), describe(got))
+	}
+	if got := scanLines(t, m, []string{c, firsts[0]}); len(got) != 1 || leadOf(got[0]) != want {
+		t.Errorf("the consequence before the line: want one incident led by %s, got %d:%s", want, len(got), describe(got))
+	}
+}
+
+// nativeMessageOf is what follows the level word of a test's native line.
+func nativeMessageOf(line string) string {
+	for _, level := range []string{" WARN ", " ERROR "} {
+		if i := strings.Index(line, level); i >= 0 {
+			return strings.TrimSpace(line[i+len(level):])
+		}
+	}
+	return line
+}
+
+// One process's chain of consequence lines is led by its first line, not
+// by the more severe record of a later one: NCCL's failed receive, then its
+// proxy's failed operation. With the record of the first line's wording
+// left out of the catalog, the generic record of a broken pipe reads it.
+// Lines of two processes keep the order of severity.
+func TestAChainOfConsequencesIsLedByItsFirstLine(t *testing.T) {
+	m := matcherWithout(t, "nccl-remote-process-exited")
+	first := "a100-22:183006:183220 [1] misc/socket.cc:518 NCCL WARN Net : Call to recv from 10.200.84.247<58355> failed : Broken pipe"
+	trace := "a100-22:183006:183220 [1] NCCL INFO misc/socket.cc:535 -> 6"
+	later := "a100-22:183006:183220 [1] proxy.cc:1119 NCCL WARN [Proxy Service 9] Failed to execute operation Connect from rank 9, retcode 6"
+	alone := scanLines(t, m, []string{first})
+	if len(alone) != 1 || alone[0].Record.Role != string(patterns.RoleConsequence) {
+		t.Fatalf("the first line alone: want one consequence, got %d:%s", len(alone), describe(alone))
+	}
+	laterAlone := scanLines(t, m, []string{later})
+	if len(laterAlone) != 1 || sinks.SeverityRank(laterAlone[0].Record.Severity) <= sinks.SeverityRank(alone[0].Record.Severity) {
+		t.Fatalf("the later line alone: want one consequence more severe than the first's, got %d:%s", len(laterAlone), describe(laterAlone))
+	}
+	if got := scanLines(t, m, []string{first, trace, later}); len(got) != 1 || leadOf(got[0]) != leadOf(alone[0]) {
+		t.Errorf("one process's chain: want one incident led by %s, got %d:%s", leadOf(alone[0]), len(got), describe(got))
+	}
+	other := strings.Replace(later, "183006:183220", "183077:183290", 1)
+	if got := scanLines(t, m, []string{first, trace, other}); len(got) != 1 || leadOf(got[0]) != leadOf(laterAlone[0]) {
+		t.Errorf("two processes' lines: want one incident led by %s, got %d:%s", leadOf(laterAlone[0]), len(got), describe(got))
+	}
+}
+
+// A process's death (faulthandler's "Fatal Python error", the shell's
+// "Segmentation fault (core dumped)") printed after a native library's
+// line that says what failed ends that line's event: the line leads,
+// whichever library wrote it, and the death is listed in its incident.
+// A first line that only says something failed yields the lead to the
+// death's record; one printed long before, healthy lines between, is a
+// failure of its own.
+func TestAProcessDeathEndsTheNativeEventBeforeIt(t *testing.T) {
+	// UCX's wording with its record left out, and a transfer engine's
+	// line no record reads.
+	m := matcherWithout(t, "nixl-ucx-backend-create-failed")
+	firsts := []string{
+		"[1784273406.684686] [gpu-3:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   mlx5dv_devx_obj_modify(opcode=0x503) failed on mlx5_1, syndrome 0x5d668c: Remote I/O error",
+		"E0115 05:20:19.945159   309 widget_engine.cpp:81] Widget registration of segment 0x7f00 on mlx5_0 was refused by the fabric manager",
+	}
+	deaths := []string{"Fatal Python error: Segmentation fault", "Segmentation fault (core dumped)", "Fatal Python error: Aborted"}
+	for _, first := range firsts {
+		for _, death := range deaths {
+			if alone := scanLines(t, m, []string{death}); len(alone) != 1 || alone[0].Record.ID == "" {
+				t.Fatalf("%q alone: want one classified incident, got %d:%s", death, len(alone), describe(alone))
+			}
+			got := scanLines(t, m, []string{first, "", death})
+			if len(got) != 1 || got[0].Record.ID != "" {
+				t.Errorf("%q then %q: want one incident led by the first line, got %d:%s", first, death, len(got), describe(got))
+			}
+		}
+	}
+	death := deaths[0]
+	want := leadOf(scanLines(t, m, []string{death})[0])
+	vague := "[1784273406.684686] [gpu-3:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   send failed"
+	if got := scanLines(t, m, []string{vague, death}); len(got) != 1 || leadOf(got[0]) != want {
+		t.Errorf("a vague first line: want one incident led by %s, got %d:%s", want, len(got), describe(got))
+	}
+	lines := []string{firsts[1]}
+	for range 80 {
+		lines = append(lines, "I0115 05:21:19.000000   309 widget_engine.cpp:420] Transfer batch done: 64 slices, 1048576 bytes in 0.8 ms")
+	}
+	lines = append(lines, death)
+	for _, a := range scanLines(t, m, lines) {
+		if a.Record.ID == "" && len(a.Consequences) > 0 {
+			t.Errorf("a first line long before the death: it took the death as its own:%s", describe([]sinks.Alert{a}))
+		}
+	}
+}
