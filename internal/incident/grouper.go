@@ -651,7 +651,12 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				// on the dead context (see fault.go).
 				f.fold(*o, now, &g.stats)
 				f.spanTo(o.Offset, o.EndOffset)
-				f.takeFrom(&o.Alert, false)
+				if f.Alert.Record.ID != "" {
+					// A first report no record names keeps its
+					// own line, which says more than the crash's
+					// exception.
+					f.takeFrom(&o.Alert, false)
+				}
 				g.touch(f)
 				return nil
 			}

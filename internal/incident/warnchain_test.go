@@ -175,3 +175,55 @@ func TestAProcessDeathEndsTheNativeEventBeforeIt(t *testing.T) {
 		}
 	}
 }
+
+// A device that trapped in a kernel answers every later call with a
+// sticky error ("unspecified launch failure", "an illegal memory access
+// was encountered"): a native line no record names that says what failed
+// on the device, printed just before, is the first report of the fault
+// and leads; the sticky error's record is listed in its incident. The
+// records of those first lines' wordings are left out of the catalog.
+// A process's death line before the crash, a first line printed long
+// before it, and the two in the other order leave the crash's record
+// leading.
+func TestAStickyDeviceErrorFollowsTheLineThatSaidWhatFailed(t *testing.T) {
+	m := matcherWithout(t, "cuda-kernel-assertion-failed", "nvshmem-error-status")
+	firsts := []string{
+		"Assertion failed: deep_gemm/include/deep_gemm/impls/smxx_layout.cuh:131, condition: (values[j] & 0x807fffffu) == 0",
+		"/nvshmem/src/host/mem/mem_heap.cpp:1509: non-zero status: 2 cuMemCreate failed",
+	}
+	crashes := []string{
+		"RuntimeError: CUDA error: unspecified launch failure",
+		"[/nvshmem/src/host/coll/barrier/barrier.cpp:21] cuda failed with an illegal memory access was encountered",
+	}
+	says := []string{"smxx_layout.cuh:131", "cuMemCreate failed"}
+	for i, first := range firsts {
+		if alone := scanLines(t, m, []string{first}); len(alone) != 1 || alone[0].Record.ID != "" {
+			t.Fatalf("%q alone: want one unclassified incident, got %d:%s", first, len(alone), describe(alone))
+		}
+		for _, crash := range crashes {
+			got := scanLines(t, m, []string{first, crash})
+			if len(got) != 1 || got[0].Record.ID != "" || !leadsWith(got[0], says[i]) {
+				t.Errorf("%q then %q: want one incident led by the first line, got %d:%s", first, crash, len(got), describe(got))
+			}
+		}
+	}
+	crash := crashes[0]
+	want := leadOf(scanLines(t, m, []string{crash})[0])
+	if got := scanLines(t, m, []string{crash, firsts[0]}); len(got) == 0 || leadOf(got[0]) != want {
+		t.Errorf("the crash first: want %s to lead, got %d:%s", want, len(got), describe(got))
+	}
+	died := "terminate called after throwing an instance of 'c10::DistBackendError'"
+	if got := scanLines(t, m, []string{died, crash}); len(got) == 0 || leadOf(got[0]) != want {
+		t.Errorf("a death line before the crash: want %s to lead, got %d:%s", want, len(got), describe(got))
+	}
+	lines := []string{firsts[1]}
+	for range 80 {
+		lines = append(lines, "[2026-06-01 00:00:05] Decode batch. #running-req: 12, #token: 40960, token usage: 0.31, gen throughput (token/s): 812.55, #queue-req: 0")
+	}
+	lines = append(lines, crashes[1])
+	for _, a := range scanLines(t, m, lines) {
+		if a.Record.ID == "" && len(a.Consequences) > 0 {
+			t.Errorf("a first line long before the crash: it took the crash as its own:%s", describe([]sinks.Alert{a}))
+		}
+	}
+}
