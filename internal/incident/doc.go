@@ -60,7 +60,8 @@
 // same library, or the process's death after it, joins it (nativefirst.go);
 // NCCL's first WARN line of a chain leads the consequence lines after it,
 // and a chain of one process's consequence lines is led by its first
-// (fold.go). Which signal
+// (fold.go); a library's line that only says its task failed yields to its
+// line after it that says why (generic.go). Which signal
 // of a burst leads follows one documented order of classes (cause,
 // failure, generic line, fragment, consequence, wrapper; rank.go), read
 // from the record's role and the diagnosis, never from which record it is.

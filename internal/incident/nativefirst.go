@@ -155,13 +155,22 @@ func diesOf(later, first string) bool {
 // whatever their prefix names (a host, a pid, a source file). A message
 // that names the call that failed (an identifier: "Call to ibv_create_cq
 // failed") or goes on past a few words ("... with error Cannot allocate
-// memory") says what failed.
+// memory") or names its reason in words (givesReason) says what failed.
 func vagueNative(line string) bool {
+	msg := nativeMessage(line)
+	if givesReason(msg) {
+		return false
+	}
 	if analysis.VagueFailure(line) {
 		return true
 	}
-	msg := nativeMessage(line)
 	return !strings.ContainsRune(msg, '_') && len(strings.Fields(msg)) <= maxVagueNativeWords && analysis.VagueFailure(msg)
+}
+
+// givesReason reports whether msg names its reason in words: "Failed to
+// mount segment due to rpc error".
+func givesReason(msg string) bool {
+	return strings.Contains(msg, " due to ") || strings.Contains(msg, " because ")
 }
 
 // maxVagueNativeWords is the most words a native message that only says

@@ -101,6 +101,9 @@ func nativeMessageOf(line string) string {
 			return strings.TrimSpace(line[i+len(level):])
 		}
 	}
+	if i := strings.Index(line, "] "); i >= 0 {
+		return line[i+2:]
+	}
 	return line
 }
 
@@ -224,6 +227,36 @@ func TestAStickyDeviceErrorFollowsTheLineThatSaidWhatFailed(t *testing.T) {
 	for _, a := range scanLines(t, m, lines) {
 		if a.Record.ID == "" && len(a.Consequences) > 0 {
 			t.Errorf("a first line long before the crash: it took the crash as its own:%s", describe([]sinks.Alert{a}))
+		}
+	}
+}
+
+// A library that logs its task's failure at each retry ("Transfer failed
+// for task1", no reason) and the reason once the layer below gives up
+// ("TcpTransport: ASIO exception: connect: Connection refused") is led by
+// the reason, with no record for either wording (the transfer engine's
+// record left out, and a library no record reads). A later line that
+// gives no reason either (a retry's summary) leaves the first line
+// leading, and the two stay one incident either way.
+func TestATaskFailureYieldsToItsLibrarysReasonAfterIt(t *testing.T) {
+	m := matcherWithout(t, "mooncake-tcp-connect-refused")
+	events := []struct{ vague, reason string }{
+		{"E0423 16:34:48.911491 217200 client.cpp:347] Transfer failed for task1",
+			"E0423 16:34:48.929325 217299 tcp_transport.cpp:393] TcpTransport: ASIO exception: connect: Connection refused"},
+		{"E0115 05:20:19.945159   309 widget_client.cpp:88] Widget fetch failed for shard3",
+			"E0115 05:20:19.965159   309 widget_rpc.cpp:41] WidgetRpc: handshake with 10.0.0.7:9000 rejected: protocol version 3 against 5"},
+	}
+	for _, ev := range events {
+		retry := strings.Replace(ev.vague, "task1", "task0", 1)
+		got := scanLines(t, m, []string{ev.vague, retry, ev.reason, ev.vague})
+		if len(got) != 1 || got[0].Record.ID != "" || !leadsWith(got[0], nativeMessageOf(ev.reason)[:20]) {
+			t.Errorf("%q then %q: want one incident led by the reason, got %d:%s", ev.vague, ev.reason, len(got), describe(got))
+		}
+		summary := strings.Replace(ev.vague, "] ", "] transfer_incomplete max_attempts=3 // ", 1)
+		summary = summary[:strings.Index(summary, " // ")]
+		got = scanLines(t, m, []string{ev.vague, summary})
+		if len(got) != 1 || leadsWith(got[0], "max_attempts") {
+			t.Errorf("%q then a retry's summary: want one incident not led by the summary, got %d:%s", ev.vague, len(got), describe(got))
 		}
 	}
 }
