@@ -39,10 +39,42 @@ var goFatalExitStatuses = [...]string{"132", "134", "135", "136", "137", "139"}
 // deathVerbs say, before the exit a line quotes, that a process ended.
 var deathVerbs = [...]string{"terminated", "exited", "stopped", "died", "crashed", "exit"}
 
-// goExitCandidate is quiet's byte test for a line that may quote a fatal
-// exit (goExitFailure).
-func goExitCandidate(line string) bool {
-	return ascii.IndexByRare(line, "signal: ", 2) >= 0 || ascii.IndexByRare(line, "exit status 13", 1) >= 0
+// watchdogOrGoExit reports whether line says a watchdog fired
+// (watchdogFired) or quotes a child's fatal exit (goExitFailure): both
+// failures at any level, so quiet and signalOf read every line for them.
+// Each reader needs its phrase in line ("atchdog " in its head, "signal: "
+// or "exit status 13"), which exitCandidates finds first.
+func watchdogOrGoExit(line string) bool {
+	watchdog, goExit := exitCandidates(line)
+	return watchdog && watchdogFired(line) || goExit && goExitFailure(line)
+}
+
+// exitCandidates is the byte test of the watchdog and Go exit readers:
+// whether line's head (its first watchdogHead bytes) holds "atchdog ", and
+// whether line holds "signal: " or "exit status 13". It runs on every
+// routine line. The first two phrases share a 'g', a byte rarer in log
+// lines than their first ones: one search of line's 'g's serves both,
+// each phrase compared as one 8-byte word around each 'g'. "exit status
+// 13" is searched by its 'x' only when no "signal: " was found.
+func exitCandidates(line string) (watchdog, goExit bool) {
+	for from := 0; from < len(line); {
+		j := strings.IndexByte(line[from:], 'g')
+		if j < 0 {
+			break
+		}
+		g := from + j // the 'g' of "signal: " at g-2, of "atchdog " at g-6
+		from = g + 1
+		if !goExit && g >= 2 && g+6 <= len(line) && line[g-2:g+6] == "signal: " {
+			goExit = true
+		}
+		if !watchdog && g >= 6 && g+2 <= min(len(line), watchdogHead) && line[g-6:g+2] == "atchdog " {
+			watchdog = true
+		}
+		if goExit && (watchdog || g+2 >= watchdogHead) {
+			return watchdog, true
+		}
+	}
+	return watchdog, goExit || ascii.IndexByRare(line, "exit status 13", 1) >= 0
 }
 
 // goExitFailure reports whether line quotes a child's fatal end as Go's
