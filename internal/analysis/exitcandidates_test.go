@@ -23,7 +23,7 @@ func exitCandidatesByIndex(line string) (watchdog, goExit bool) {
 // 'g's.
 func TestExitCandidates(t *testing.T) {
 	phrases := []string{"Watchdog timeout", "watchdog timed out", "signal: killed", "signal: segmentation fault", "exit status 137", "atchdog ", "signal: ", "exit status 13", "signal:", "atchdog", "exit status 1"}
-	fillers := []string{"", "g", "gg ", "Scheduler ", "token usage: 0.42, cuda graph: True, gen throughput (token/s): 639.81 ", "x", "error=\"", "llama runner process has terminated: "}
+	fillers := []string{"", "g", "gg ", "total: 3 ", "exited ", "hdo", "Scheduler ", "token usage: 0.42, cuda graph: True, gen throughput (token/s): 639.81 ", "x", "error=\"", "llama runner process has terminated: "}
 	lines := []string{
 		"",
 		"g",
@@ -46,6 +46,9 @@ func TestExitCandidates(t *testing.T) {
 	}
 	for _, l := range lines {
 		w, x := exitCandidates(l)
+		if bw, bx := exitCandidatesByByte(l); bw != w || bx != x {
+			t.Errorf("exitCandidatesByByte(%q) = %v, %v; exitCandidates says %v, %v", l, bw, bx, w, x)
+		}
 		ww, wx := exitCandidatesByIndex(l)
 		if w != ww || x != wx {
 			t.Errorf("exitCandidates(%q) = %v, %v; the plain searches say %v, %v", l, w, x, ww, wx)
@@ -67,6 +70,9 @@ func FuzzExitCandidates(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		w, x := exitCandidates(s)
+		if bw, bx := exitCandidatesByByte(s); bw != w || bx != x {
+			t.Fatalf("exitCandidatesByByte(%q) = %v, %v; exitCandidates says %v, %v", s, bw, bx, w, x)
+		}
 		if ww, wx := exitCandidatesByIndex(s); w != ww || x != wx {
 			t.Fatalf("exitCandidates(%q) = %v, %v; the plain searches say %v, %v", s, w, x, ww, wx)
 		}
