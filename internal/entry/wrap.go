@@ -660,6 +660,15 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		a.width.noted = a.lines
 		a.width.notePiece(a.kept.last(), c.s, len(l.Text)+l.Framing)
 	}
+	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && isRuneCut(last, c.s) {
+		// A cut inside a character's bytes (isRuneCut): the rest,
+		// whatever it opens with after them, goes on with the line. The
+		// break is certain, so it teaches the width as any break does.
+		if p.lastRaw >= minWrapWidth {
+			a.width.confirm(p.lastRaw)
+		}
+		return a.join(l, c)
+	}
 	if p.kind == kindHeader && a.spacing.real(p.blanks) == 0 && (a.kept.count() == 1 && p.record == "" && isBlank(p.msg) || p.record != "" && a.kept.count() > 1 && a.isCutHeader(a.kept.last())) {
 		// A header a word wrap (fold -s) broke before its logger's
 		// location ("ERROR 03-04 05:42:52 " and "[multiproc_executor.py:824]

@@ -439,10 +439,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"double-spaced": "four lines are too few to tell a double-spaced paste, so the blank line after the ValueError ends its message and the launch flag on its last rest is not rejoined",
 		"hard-wrap-80":  "cut at 80 columns, each line of the hand wrap is cut again by the terminal, and the pieces are no hand wrap's indented rests: the launch flag is not rejoined",
 	},
-	// Held out (heldout-17): measured, not tuned to.
-	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": {
-		"hard-wrap-120": "held out: cut at 120 columns, the long request line's 'failed, state_code: None, data:' falls on a continuation that is not rejoined, so the lead no longer names it",
-	},
 	// heldout-19 (development since heldout-20): measured blind, not tuned to.
 	"1315-ray-raylet-oom-wrapped-terminal-width-wmpo.log": {
 		"hard-wrap-120": "held out: the 188-column raylet line cut again at 120 columns splits '2 Workers (tasks / actors) killed due to memory pressure (OOM)', and no alert",
@@ -478,8 +474,6 @@ var knownWidthMisses = map[string]map[string]string{
 	"042-ignore-import-error-gcc-then-scheduler.log":             {"html-escaped": pageOnRecord},
 	"1164-inductor-backend-compiler-failed-undefined-symbol.log": {"html-escaped": pageOnRecord},
 	"661-lmcache-mooncake-store-no-batch-get-buffer.log":         {"html-escaped": pageOnRecord},
-	"1137-evalscope-perf-sglang-stream-requests-failed-no-status.log": under("heldout-17: the long request line, glued behind tqdm's line and cut into three pieces (a CJK character split across two), puts 'failed, state_code: None, data:' on a continuation that is not rejoined, so the lead no longer names it (as under hard-wrap-120)",
-		"hard-wrap-100", "hard-wrap-120-padded"),
 	"670-ucx-transport-retry-exceeded-lost-bracket-backtrace.log": {
 		"hard-wrap-100": "cut at 100 columns inside '(synd 0x', the first report's piece no longer carries the record's words and UCX's fatal report reader reads it unclassified; the record's match on the next report, a consequence, folds under it",
 	},
