@@ -68,3 +68,32 @@ func FuzzSyslogPrefix(f *testing.F) {
 		}
 	})
 }
+
+// After a time alone (moreutils' ts), a list item's dash is no host and
+// an exception's type no program: the line's words stay its message, and
+// two such lines are not one ("...undefined symbol: _ZNK3c10...S0_" and
+// "- ModuleNotFoundError: No module named 'common_ops'").
+func TestSyslogListItemAfterTime(t *testing.T) {
+	for _, s := range []string{
+		"Nov 06 02:10:00 - ImportError: /usr/x.so: undefined symbol: _ZNK3c106SymInt6sym_neERKS0_",
+		"Nov 06 02:10:00 - ModuleNotFoundError: No module named 'common_ops'",
+		"Nov 06 02:10:00 gpu-node-3 RuntimeError: CUDA error: out of memory",
+		"Dec  6 15:51:02 -- ValueError: x",
+	} {
+		if n := syslogPrefixLen(s); n != 0 {
+			t.Errorf("syslogPrefixLen(%q) = %d (%q)", s, n, s[:n])
+		}
+	}
+	in := "Nov 06 02:10:00 Error details from previous import attempts:\n" +
+		"Nov 06 02:10:00 - ImportError: /usr/local/lib/python3.10/dist-packages/sgl_kernel/sm100/common_ops.abi3.so: undefined symbol: _ZNK3c106SymInt6sym_neERKS0_\n" +
+		"Nov 06 02:10:00 - ModuleNotFoundError: No module named 'common_ops'"
+	for _, e := range assemble(t, Options{}, in) {
+		if strings.Contains(e.Text, "S0_No module") {
+			t.Errorf("two list items glued: %q", e.Text)
+		}
+	}
+	// A host and a program as syslog writes them still are.
+	if n := syslogPrefixLen("Nov 06 02:10:00 gpu-node-3 python3: x"); n == 0 {
+		t.Error("host and program refused")
+	}
+}

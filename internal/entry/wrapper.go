@@ -616,7 +616,10 @@ func syslogPrefixLen(s string) int {
 	for i < len(s) && i-h < 256 && (isWordByte(s[i]) || s[i] == '.' || s[i] == '-') {
 		i++
 	}
-	if i == h || i >= len(s) || s[i] != ' ' {
+	if i == h || i >= len(s) || s[i] != ' ' || !hasAlnum(s[h:i]) {
+		// (A host has a letter or a digit: "- " after a time alone
+		// (moreutils' ts) is a list item's marker, "- ImportError:
+		// ...".)
 		return 0
 	}
 	i++
@@ -637,15 +640,27 @@ func syslogPrefixLen(s string) int {
 			return 0
 		}
 		i = j + 1
-	} else if isMessageWord(s[t:i]) {
+	} else if isMessageWord(s[t:i]) || isExceptionTypeColon(s[t:i+1]) {
 		// "Assertion failed: ...", "rocBLAS error: ..." after a time
-		// alone (moreutils' ts): a message's words, no host and tag.
+		// alone (moreutils' ts): a message's words, no host and tag;
+		// nor is an exception's type a program ("host ImportError:
+		// ...", a quoted line's words).
 		return 0
 	}
 	if i >= len(s) || s[i] != ':' {
 		return 0
 	}
 	return closeOfPrefix(s, i)
+}
+
+// hasAlnum reports whether s holds an ASCII letter or digit.
+func hasAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isLetter(s[i]) || isDigit(s[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // isMessageWord reports whether tag, a syslog tag without a process id,

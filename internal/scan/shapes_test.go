@@ -490,10 +490,10 @@ var knownWidthMisses = map[string]map[string]string{
 	"863-c10d-heartbeat-watchdog-stuck-wrapped-116-columns.log": {
 		"hard-wrap-120-padded": "the excerpt is wrapped at 116 columns as posted and padded to 120 here: its rows end in four spaces, too few to be taken off before the row width is learned (a word wrap leaves as many after a table's column), so the rows before keep theirs",
 	},
-	// moreutils' ts: behind the time, sgl_kernel's report's pieces are
-	// rejoined otherwise (not investigated yet).
+	// moreutils' ts: behind the time, sgl_kernel's report is cut into
+	// entries of its own.
 	"020-sgl-kernel-common-ops-critical-multiline.log": {
-		"ts": "behind ts's time, the undefined symbol's line takes the next line's 'No module named' as its rest, so sgl-kernel-undefined-symbol leads instead of the CRITICAL report (not investigated yet)",
+		"ts": "behind ts's time and after the report's '[sgl_kernel] CRITICAL:' line, the report's numbered lines each open an entry of their own, so the undefined symbol's '- ImportError:' line leads under sgl-kernel-undefined-symbol instead of the CRITICAL report",
 	},
 }
 
