@@ -765,6 +765,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		}
 		return a.join(l, c)
 	}
+	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && isFoldFitRest(last, c.s, p.lastRaw, shown, p.foldWidth) {
+		// A piece a word wrap (fold -s) ended before a word that would
+		// have crossed its width (isFoldFitRest): the line goes on,
+		// whatever the rest opens with.
+		return a.join(l, c)
+	}
 	width := p.lastLen
 	nested := false
 	if last := a.kept.last(); p.whole && len(last) > width {
@@ -1741,4 +1747,44 @@ func isStatusRest(prev, next string) bool {
 // none: what a cut before a space leaves at the end of a line.
 func tok0(s string) string {
 	return s[strings.LastIndexByte(s, ' ')+1:]
+}
+
+// minFoldPiece is the shortest piece isFoldFitRest reads as a word
+// wrap's: a shorter one was cut before a token longer than half the
+// width, a path or a URL, which isLongTokenRest reads.
+const minFoldPiece = 40
+
+// isFoldFitRest reports whether next, shown bytes long, is the rest of
+// prev, a piece prevRaw bytes long that a word wrap (fold -s, an editor)
+// ended in the one space it leaves before the word that would have
+// crossed its width: a width W, a terminal's default (terminalWidths) or
+// the one the entry's earlier pieces showed (foldWidth), that prev is
+// shorter than and that prev and next's first word reach, with next no
+// longer than W (every piece of a wrapped line fits it) and W no
+// narrower than the longest piece before ("...Internal error: plugin node " and
+// "LLaMAForCausalLM/layers/0/attention/PLUGIN_V2_GPTAttention_0 requires
+// ...", "...ret=1 " and "[BatchGet] AICPU launch failed, code: 1"). The
+// rest opens with a word that holds a letter or a digit (a table's
+// border, a rule of "=" is a layout's line) and no JSON object or array,
+// and is no line of its own by shape (isColumnBreak); prev is no caret
+// line.
+func isFoldFitRest(prev, next string, prevRaw, shown, foldWidth int) bool {
+	if prevRaw < minFoldPiece || !endsInFoldSpace(prev) || next == "" || isIndented(next) || IsCaretLine(prev) {
+		return false
+	}
+	w := firstWord(next)
+	if !hasAlnum(w) || w[0] == '{' || len(w) > 1 && w[0] == '[' && strings.IndexByte("\"{[", w[1]) >= 0 {
+		// (A JSON object or array opens a value of its own, as in
+		// isJSONRest.)
+		return false
+	}
+	reach := prevRaw + len(w)
+	fits := func(width int) bool {
+		return width >= minWrapWidth && prevRaw < width && width <= reach && shown <= width && foldWidth <= width
+	}
+	ok := fits(foldWidth)
+	for _, width := range terminalWidths {
+		ok = ok || fits(width)
+	}
+	return ok && isColumnBreak(prev, next)
 }

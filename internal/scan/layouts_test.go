@@ -135,41 +135,15 @@ var knownLayoutMisses = map[string]map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"fold-s-100": "folded at 100 columns, the console's lines lose their source column to lines of their own, so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 	},
-	// dev-14: measured before any change made for the batch.
-	"1258-vllm-omni-stage-error-list-index-blank-lines.log": {
-		"fold-s-100": "folded at 100 columns, the ERROR line's message 'list index out of range' falls on a continuation that is not rejoined, so the lead no longer names it",
-	},
-	// heldout-14 (development since heldout-15): measured blind, not
-	// tuned to; first read by this test once heldout-15 was held out.
-	// Right as posted since indented native lines are read:
-	"672-hccl-batchget-aicpu-launch-failed-indented-plog.log": {
-		"fold-s-100": plogCutAtSpace,
-	},
 	// heldout-17 (development since heldout-18): measured blind, not
 	// tuned to; first read by this test once heldout-18 was held out.
-	"1112-mineru-http-client-httpx-404-unexpected-status-tqdm.log": {
-		"fold-s-100": "folded at 100 columns, the 'Unexpected status code: [404], response body:' line loses its rest to a line of its own, so the unclassified lead no longer holds the whole cause text",
-	},
 	"1116-openrlhf-ray-vllm-llmengine-no-model-executor.log": {
 		"cut-exception": "with its exception line cut, the Ray actor's traceback frames alone give no incident, so no lead names the phase",
-	},
-	// heldout-19 (development since heldout-20): measured blind, not
-	// tuned to; first read by this test once heldout-20 was held out.
-	"1319-docker-oci-hook-nvidia-container-cli-libnvidia-ml.log": {
-		"fold-s-100": "folded at 100 columns, Docker's long OCI runtime line puts nvidia-container-cli's own error on lines of its own, so the runtime line leads under container-runtime-create-failed",
-	},
-	"1320-vllm-ascend-ei0006-get-socket-timeout-tilde-fence.log": {
-		"fold-s-100": "folded at 100 columns, CANN's long 'Get_Socket_Timeout(EI0006): Getting socket times out.' line is cut into pieces that are not rejoined, and no alert",
 	},
 	// heldout-20 (development since heldout-21): measured blind, not
 	// tuned to; first read by this test once heldout-21 was held out.
 	"1415-k8s-gpu-operator-crashloop-last-state-oomkilled.log": under("with a backtick before the describe block's first line (after pm2's prefix, opening the line or as a span), the waiting state's 'Reason:       CrashLoopBackOff' leads under k8s-container-crashloop, ahead of the last state's OOMKilled, as behind the prefixes of knownShapeMisses",
 		"pm2-after-backtick", "backtick-open", "backtick-span"),
-	// heldout-21 (development since heldout-22): measured blind, not
-	// tuned to; first read by this test once heldout-22 was held out.
-	"1468-trtllm-gpt-attention-plugin-scratch-space-backtick-open.log": {
-		"fold-s-100": "folded at 100 columns inside the plugin node's layer path, TensorRT's '[E] 4: Internal error' line loses 'requires … bytes of scratch space' to a continuation that is not rejoined, so the line leads unclassified",
-	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read

@@ -510,8 +510,7 @@ func init() {
 
 // Why a wrapper's variant of an excerpt is read wrong, for several.
 const (
-	pageOnRecord   = "the line the record reads opens as sglang's records do, which are not searched for a page's character references (the routine line's cost), so it keeps them and the record does not read it"
-	plogCutAtSpace = "the plog line is cut at a space ('what:' / ' hccl_one_sided_service.cc:515,...'), where a line of its own is as likely, so its rest, which holds 'AICPU launch failed, code: 1', is not rejoined to the headline"
+	pageOnRecord = "the line the record reads opens as sglang's records do, which are not searched for a page's character references (the routine line's cost), so it keeps them and the record does not read it"
 )
 
 // TestCorpusUnderWrappers is the corpus test again with every excerpt
