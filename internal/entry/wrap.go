@@ -222,7 +222,7 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// "b195040..."): a number glued to a word is no token. A name
 		// with digits goes on with "_" ("mlx5" and "_0:1 Got async
 		// event").
-		if !isDigit(n) && n != '.' && !(n == '_' && hasLetter(trailingAlnum(prev))) && !(isHex(strings.TrimPrefix(trailingAlnum(prev), "0x")) && isHex(leadingAlnum(rest))) && !hexPrefixCut(prev, rest) {
+		if !isDigit(n) && n != '.' && !(n == '_' && hasLetter(trailingAlnum(prev))) && !(isHex(strings.TrimPrefix(trailingAlnum(prev), "0x")) && isHex(leadingAlnum(rest))) && !hexPrefixCut(prev, rest, isTerminalWidth(width)) {
 			return false
 		}
 	case isUpper(p) && isUpper(n):
@@ -1039,13 +1039,23 @@ func hasLetter(s string) bool {
 // hexPrefixCut reports whether a hexadecimal number was cut between its
 // "0" and its "x" ("...: addr 0" and "x7fd3e6368000 length 294912"): prev
 // ends in a lone "0" and rest opens with "x" and at least four hexadecimal
-// digits, which no word does.
-func hexPrefixCut(prev, rest string) bool {
-	if trailingAlnum(prev) != "0" || len(rest) < 5 || rest[0] != 'x' {
+// digits, which no word does; or, when prev is as wide as a terminal is
+// by default (atTerminal, the stream's first cut), with fewer digits
+// that end the token ("...(synd 0" and "x15 vend 0x81 hw_synd 0/0)", a
+// status or a syndrome code).
+func hexPrefixCut(prev, rest string, atTerminal bool) bool {
+	if trailingAlnum(prev) != "0" || len(rest) < 2 || rest[0] != 'x' {
 		return false
 	}
 	h := leadingAlnum(rest)[1:]
-	return len(h) >= 4 && isHex(h)
+	if !isHex(h) {
+		return false
+	}
+	if len(h) >= 4 {
+		return true
+	}
+	end := 1 + len(h)
+	return atTerminal && (end == len(rest) || !isWordByte(rest[end]) && rest[end] != '.')
 }
 
 // isIPv6Cut reports whether tok, prev's last token, is the start of an

@@ -474,9 +474,6 @@ var knownWidthMisses = map[string]map[string]string{
 	"042-ignore-import-error-gcc-then-scheduler.log":             {"html-escaped": pageOnRecord},
 	"1164-inductor-backend-compiler-failed-undefined-symbol.log": {"html-escaped": pageOnRecord},
 	"661-lmcache-mooncake-store-no-batch-get-buffer.log":         {"html-escaped": pageOnRecord},
-	"670-ucx-transport-retry-exceeded-lost-bracket-backtrace.log": {
-		"hard-wrap-100": "cut at 100 columns inside '(synd 0x', the first report's piece no longer carries the record's words and UCX's fatal report reader reads it unclassified; the record's match on the next report, a consequence, folds under it",
-	},
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"hard-wrap-100": "cut at 100 columns inside the frames' file names, each rest ends in the Grafana table's ' |' column, so it is no frame's rest and the frames are lost: the exception line's record does not lead",
 	},
