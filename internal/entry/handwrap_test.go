@@ -63,3 +63,49 @@ func TestHandWrappedMessage(t *testing.T) {
 		t.Errorf("traceback joined: %+v", es)
 	}
 }
+
+// TestHandWrappedMessageCutAgain: a hand wrap whose lines a terminal cut
+// again at its width is one line again too, its message whole, for two
+// checks' messages (sglang's server arguments, a DeepEP architecture
+// check); the hand wrap's first line is read at its length rejoined.
+func TestHandWrappedMessageCutAgain(t *testing.T) {
+	cut := func(s string, width int) string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			for len(l) > width {
+				out = append(out, l[:width])
+				l = l[width:]
+			}
+			out = append(out, l)
+		}
+		return strings.Join(out, "\n")
+	}
+	for _, tt := range []struct {
+		name, in, msg string
+	}{
+		{"server arguments",
+			"ValueError: Speculative decoding with EAGLE3 is not validated for 'MiniCPMForCausalLM';\n" +
+				"  supported architectures are ['LlamaForCausalLM', 'Qwen3ForCausalLM']. Use\n" +
+				"  --speculative-algorithm NEXTN instead.",
+			"Speculative decoding with EAGLE3 is not validated for 'MiniCPMForCausalLM'; supported architectures are ['LlamaForCausalLM', 'Qwen3ForCausalLM']. Use --speculative-algorithm NEXTN instead."},
+		{"DeepEP's architectures",
+			"ValueError: DeepEP v2 MoE is not validated for 'Qwen3_5MoeForConditionalGeneration';\n" +
+				"  supported architectures are ['DeepseekV3ForCausalLM', 'DeepseekV4ForCausalLM',\n" +
+				"  'Qwen3MoeForCausalLM']. Use --moe-a2a-backend deepep.",
+			"DeepEP v2 MoE is not validated for 'Qwen3_5MoeForConditionalGeneration'; supported architectures are ['DeepseekV3ForCausalLM', 'DeepseekV4ForCausalLM', 'Qwen3MoeForCausalLM']. Use --moe-a2a-backend deepep."},
+	} {
+		es := assemble(t, Options{}, cut(tt.in, 80))
+		if len(es) != 1 || es[0].Traceback == nil {
+			t.Errorf("%s: %d entries, want one exception line: %+v", tt.name, len(es), views(es))
+			continue
+		}
+		if got := es[0].Traceback.Outermost().Message; got != tt.msg {
+			t.Errorf("%s: message %q, want %q", tt.name, got, tt.msg)
+		}
+	}
+	// A short exception line cut by nothing keeps its indented line.
+	es := assemble(t, Options{}, "KeyError: 'model.layers.0.mlp.experts'\n  missing in checkpoint")
+	if len(es) == 0 || strings.Contains(es[0].Traceback.Outermost().Message, "missing") {
+		t.Errorf("short line joined: %+v", views(es))
+	}
+}

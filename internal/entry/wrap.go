@@ -734,10 +734,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		return a.joinSep(l, c, " ")
 	}
 	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && a.kept.count() == 1 && p.bareType != "" && !p.hasTB &&
-		p.lastRaw >= minWrapWidth && isHandWrapRest(last, c.s) {
+		max(p.lastRaw, len(last)) >= minWrapWidth && isHandWrapRest(last, c.s) {
 		// An exception's message a person wrapped by hand when
 		// quoting it, its rests indented under it: one line, as
-		// Python printed it.
+		// Python printed it. The line is as long as its pieces
+		// rejoined: a terminal may have cut the hand wrap's lines
+		// again ("...for 'Qwen3_5MoeForConditionalGenerati" and "on';").
 		c.s = strings.TrimLeft(c.s, " ")
 		return a.joinSep(l, c, " ")
 	}

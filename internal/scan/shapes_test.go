@@ -437,7 +437,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// rejoined (isHandWrapRest).
 	"1271-sglang-deepep-v2-arch-not-validated-wrapped.log": {
 		"double-spaced": "four lines are too few to tell a double-spaced paste, so the blank line after the ValueError ends its message and the launch flag on its last rest is not rejoined",
-		"hard-wrap-80":  "cut at 80 columns, each line of the hand wrap is cut again by the terminal, and the pieces are no hand wrap's indented rests: the launch flag is not rejoined",
 	},
 	// heldout-19 (development since heldout-20): measured blind, not tuned to.
 	"1315-ray-raylet-oom-wrapped-terminal-width-wmpo.log": {
