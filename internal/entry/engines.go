@@ -227,6 +227,11 @@ func engineFields(h *header, line string) (record, proc string) {
 		}
 		if !strings.HasSuffix(head, "] ") {
 			record = strings.TrimSuffix(head, ": ")
+		} else if isSourceLocation(h.msg) && strings.IndexByte(h.msg, ' ') < 0 {
+			// The location alone, its colon and the message cut off
+			// by a terminal ("...140771] logging.cc:361" and ": PC: @
+			// ..."): the record's text all the same.
+			record = head + h.msg
 		}
 		return record, proc
 	case FormatTRTLLM:

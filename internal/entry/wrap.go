@@ -660,6 +660,13 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		a.width.noted = a.lines
 		a.width.notePiece(a.kept.last(), c.s, len(l.Text)+l.Framing)
 	}
+	if last := a.kept.last(); p.kind == kindHeader && a.kept.count() > 1 && a.spacing.real(p.blanks) == 0 && isLocationColonRest(p.record, last, c.s) {
+		// A later line of a Ray core record whose repeated header a
+		// terminal cut just before its location's colon: the rest
+		// goes on with the line, whatever the width (joinSep leaves
+		// the location out, as the record's other lines).
+		return a.join(l, c)
+	}
 	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && isRuneCut(last, c.s) {
 		// A cut inside a character's bytes (isRuneCut): the rest,
 		// whatever it opens with after them, goes on with the line. The
@@ -864,17 +871,23 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	}
 	joined := prev + sep + c.s
 	// A header whose logger's location the cut fell inside (its message
-	// so far an unclosed bracket): read whole, it names its record.
+	// so far an unclosed bracket), or fell just after (its message so far
+	// the location alone, before its colon: "...140771] logging.cc:361"
+	// and ": *** SIGABRT received ..."): read whole, it names its record.
 	// So may a record's header whose location the cut fell inside
 	// ("...140771] loggi" and "ng.cc:361: ..."): its record is read again.
 	cutLocation := p.kind == kindHeader && a.kept.count() == 1 &&
-		(p.record == "" && (strings.HasPrefix(p.msg, "[") && strings.IndexByte(p.msg, ']') < 0 || isBlank(p.msg)) || p.record != "")
+		(p.record == "" && (strings.HasPrefix(p.msg, "[") && strings.IndexByte(p.msg, ']') < 0 || isBlank(p.msg) || isSourceLocation(p.msg) && strings.IndexByte(p.msg, ' ') < 0) || p.record != "")
 	unheaded := false // the line's repeated header left out: read anew
 	if p.kind == kindHeader && p.record != "" && a.kept.count() > 1 {
 		// A later line of the record, cut inside the header it repeats:
 		// whole, the header goes, as sameRecord leaves it out.
 		if content, ok := a.repeatedHeader(joined, c.prefix); ok {
 			joined, unheaded = content, true
+		} else if isLocationColonRest(p.record, prev, c.s) {
+			// The record's location alone, its colon and message on
+			// the rest: the message, as the record's other lines.
+			joined, unheaded = strings.TrimPrefix(c.s[1:], " "), true
 		}
 	}
 	if !a.kept.extendLast(joined) {
@@ -982,7 +995,10 @@ func (a *Assembler) rereadHeader() bool {
 	var c classified
 	c.near = near
 	a.classify(&c, s, s, p.prefix, p.stripped, ref)
-	if !c.header || p.kind == kindHeader && (c.record == "" || c.record == p.record) {
+	if !c.header || p.kind == kindHeader && (c.record == "" || c.record == p.record && len(c.h.msg) >= len(p.msg)) {
+		// (The same record, unless read whole its header takes the
+		// location the cut left at the message's start: "...140771]
+		// logging.cc:361" and ": *** SIGABRT ...".)
 		return false
 	}
 	stripped, lastLen, lastRaw, whole, fold := p.stripped, p.lastLen, p.lastRaw, p.whole, p.foldWidth
@@ -1799,4 +1815,15 @@ func isFoldFitRest(prev, next string, prevRaw, shown, foldWidth int) bool {
 		ok = ok || fits(width)
 	}
 	return ok && isColumnBreak(prev, next)
+}
+
+// isLocationColonRest reports whether next goes on with last, a line of a
+// record whose header repeats on every line (Ray core's) that holds only
+// the location the record's text ends with (record, see engineFields),
+// cut by a terminal just before its colon: next opens with that colon
+// and the message's space ("...140771] logging.cc:361" and ":     @
+// 0x7f6d660dd070  (unknown)  (unknown)").
+func isLocationColonRest(record, last, next string) bool {
+	return len(next) > 1 && next[0] == ':' && next[1] == ' ' && last != "" && strings.IndexByte(last, ' ') < 0 &&
+		strings.HasSuffix(record, "] "+last) && isSourceLocation(last)
 }

@@ -424,9 +424,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// its width. A break is rejoined when the text around it tells one
 	// (isWrapBreak and the rules beside it) or at a width two breaks
 	// taught (wrapWidth); these stay cut, each for the reason it gives.
-	"147-ray-glog-sigabrt-fatal-aborted.log": {
-		"hard-wrap-80": "Ray's actor prefix stays on each line's first piece only: the rests of the dump's lines (': PC: @ ...', a frame's symbol) read as lines of their own, and a piece of the dump leads (as under fold-s-100)",
-	},
 	// dev-9, right as posted since a hand wrap before a parenthesised
 	// source location is rejoined.
 	"879-deepgemm-mxfp4-capture-assertion-sm100-only-hand-wrapped.log": {
