@@ -727,7 +727,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// prefix ("[rank0]: actors) killed due to ..."): joined with it.
 		return a.joinSep(l, c, " ")
 	}
-	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && isLocationRest(last, c.s) {
+	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && (isLocationRest(last, c.s) || isCutLocationRest(last, c.s, len(l.Text)+l.Framing)) {
 		// A message wrapped by hand before the source location it
 		// names ("... Assertion error" and "(/x/layout.hpp:57):"): one
 		// line, broken at the space before the parenthesis.
@@ -1581,6 +1581,20 @@ func isLocationRest(prev, next string) bool {
 	}
 	loc := t[1 : len(t)-1]
 	return strings.IndexAny(loc, " \t()") < 0 && isSourceLocation(loc)
+}
+
+// isCutLocationRest is isLocationRest for a location's line a terminal
+// cut again (a hand wrap's rest, then a terminal's cut): next, shown
+// bytes long as a terminal's default width, opens with "(" and a path of
+// two directories or more and holds no space and no ")" yet
+// ("(/deepgemm/csrc/apis/../jit_kernels/impls/../heuristics/../../utils/layout.hpp:5"
+// and, on the next line, "7):"), after a line that ends in a word.
+func isCutLocationRest(prev, next string, shown int) bool {
+	if len(next) < 6 || len(next) > maxLocationRest || next[0] != '(' || prev == "" || !isWordByte(prev[len(prev)-1]) || !isTerminalWidth(shown) {
+		return false
+	}
+	t := next[1:]
+	return strings.IndexAny(t, " \t()") < 0 && strings.Count(t, "/") >= 2 && (t[0] == '/' || t[0] == '.' || isWordByte(t[0]))
 }
 
 func closesParen(prev, w string) bool {

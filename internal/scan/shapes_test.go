@@ -428,7 +428,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// source location is rejoined.
 	"879-deepgemm-mxfp4-capture-assertion-sm100-only-hand-wrapped.log": {
 		"double-spaced": "three lines are too few to tell a double-spaced paste, so the blank line after 'Assertion error' ends the line and the source location is not rejoined to it",
-		"hard-wrap-80":  "the source location's own line, longer than 80 columns, is cut too, so its first piece is no whole '(<file>:<line>):' to rejoin",
 	},
 	// dev-14, right as posted since a message wrapped by hand is
 	// rejoined (isHandWrapRest).
