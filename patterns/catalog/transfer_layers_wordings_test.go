@@ -45,7 +45,14 @@ import "testing"
 //     by something other than the Hub (FileMetadataError, OSError before);
 //   - the Mooncake store's etcd: a client that cannot reach it to find
 //     the master (etcd:// master address), a master in HA mode that cannot
-//     connect to or initialise its etcd client.
+//     connect to or initialise its etcd client;
+//   - Mooncake asked for a transport or protocol its build left out (TCP
+//     forced, no NIC and nothing to fall back to, Barex, the store's
+//     --protocol and Sunrise link);
+//   - NCCL's IB transport: 2.23's "Got async error event" for a port that
+//     went down (the same event's routine kinds stay silent), NICs of
+//     different link layers it cannot connect or merge, a port it cannot
+//     query.
 func transferLayerWordings() []writerWording {
 	glog := func(sev, file, msg string) string {
 		return sev + "0522 23:38:30.164904 764015 " + file + "] " + msg
@@ -57,6 +64,7 @@ func transferLayerWordings() []writerWording {
 	ucx := func(file, level, msg string) string {
 		return "[1701234567.123456] [gpu-3:41278:0]    " + file + "  UCX  " + level + " " + msg
 	}
+	ncclIB := func(msg string) string { return "gpu-node-3:41278:41390 [0] transport/net_ib.cc:171 NCCL WARN " + msg }
 	nixl := func(file, msg string) string { return "E1204 10:45:22.126729 108700 " + file + "] " + msg }
 	return []writerWording{
 		{family: "Mooncake: the metadata store does not answer or refuses a write", want: "mooncake-metadata-server-unreachable", lines: []string{
@@ -194,6 +202,31 @@ func transferLayerWordings() []writerWording {
 		{family: "Mooncake store: a master in HA mode cannot use etcd", want: "mooncake-master-leadership-lost", lines: []string{
 			glogYear("E", "ha_helper.cpp:133", "Failed to connect to etcd endpoints: 10.0.0.1:2379;10.0.0.2:2379"),
 			glog("E", "etcd_helper.cpp:32", "Failed to initialize etcd client: context deadline exceeded"),
+		}},
+		{family: "Mooncake: a transport or protocol the build left out", want: "mooncake-feature-not-built", lines: []string{
+			glog("E", "transfer_engine_impl.cpp:221", "MC_FORCE_TCP is set but USE_TCP is not compiled in"),
+			glog("E", "transfer_engine_impl.cpp:397", "No HCA detected and neither NVLink nor TCP transport is compiled in"),
+			glog("E", "transfer_engine_impl.cpp:417", "Set USE BAREX while barex not compiled"),
+			glog("E", "client_service.cpp:995", "--protocol=nvlink_intra requires USE_INTRA_NVLINK=ON, please rebuild mooncake from source."),
+			glog("E", "real_client.cpp:1038", "sunrise_link protocol requires USE_SUNRISE build"),
+		}},
+		{family: "NCCL IB: a port that went down", want: "nccl-ib-port-event", lines: []string{
+			ncclIB("NET/IB : mlx5_2:1 Got async error event: port error"),
+			ncclIB("NET/IB : mlx5_2:1 Got async error event: path migration request error"),
+		}},
+		{family: "NCCL IB: NICs of different link layers", want: "nccl-ib-incompatible-devices", lines: []string{
+			ncclIB("NET/IB : Can't connect net devices with different link_layer. i=0 remMeta.ndevs=1 link_layer=1 rem_link_layer=2"),
+			ncclIB("NET/IB : Can't merge net devices with different link_layer. i=0 remMeta.ndevs=1 link_layer=1 rem_link_layer=2"),
+			ncclIB("NET/IB : Trying to merge multiple devices together with different link_layer properties mlx5_0 -> 1, mlx5_4 -> 2. Try only selecting NICs with one type of link using NCCL_IB_HCA"),
+			ncclIB("NET/IB : Remote [1]mlx5_4:1/RoCE device is incompatible with the local [0]mlx5_0:1/IB. Try selecting NICs of only one link type using NCCL_IB_HCA"),
+		}},
+		{family: "NCCL IB: a port it cannot query", want: "nccl-ib-verbs-call-failed", lines: []string{
+			ncclIB("NET/IB : Unable to query port 1"),
+		}},
+		{family: "NCCL IB: routine async events", lines: []string{
+			ncclIB("NET/IB : mlx5_2:1 Got async error event: port active"),
+			ncclIB("NET/IB : mlx5_2:1 Got non-fatal async event: port active(9)"),
+			ncclIB("NET/IB : mlx5_2:1 Got async error event: send queue drained"),
 		}},
 		{family: "Mooncake: routine metadata lines", lines: []string{
 			glog("I", "transfer_metadata.cpp:162", "Using metadata cluster ID: mooncake/prod-a"),
