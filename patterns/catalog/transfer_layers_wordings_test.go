@@ -52,7 +52,18 @@ import "testing"
 //   - NCCL's IB transport: 2.23's "Got async error event" for a port that
 //     went down (the same event's routine kinds stay silent), NICs of
 //     different link layers it cannot connect or merge, a port it cannot
-//     query.
+//     query;
+//   - CANN's error manager naming an HCCL or HCCP code ("<Name>(EI0006): "
+//     beside the bare "EI0006: "), the name differing across releases
+//     (Get_Socket_Timeout, Communication_Error_Get_Socket), so the code
+//     alone decides when a terminal or paste cuts the text after it;
+//   - torch's TCPStore client giving up on the rendezvous: the socket's
+//     connect timeout in the warning of each try, the error when it gives
+//     up, and the C++ exception's origin line ("Exception raised from
+//     throwTimeoutError at .../c10d/socket.cpp"), whole or wrapped;
+//   - PD disaggregation's decode receiver unpacking the prefill instance's
+//     parallel sizes from a bootstrap query that returned None (releases
+//     before it checked the answer), in each backend's receiver.
 func transferLayerWordings() []writerWording {
 	glog := func(sev, file, msg string) string {
 		return sev + "0522 23:38:30.164904 764015 " + file + "] " + msg
@@ -222,6 +233,42 @@ func transferLayerWordings() []writerWording {
 		}},
 		{family: "NCCL IB: a port it cannot query", want: "nccl-ib-verbs-call-failed", lines: []string{
 			ncclIB("NET/IB : Unable to query port 1"),
+		}},
+		{family: "CANN: an HCCL code under its error name", want: "hccl-connect-failed", lines: []string{
+			"[PID: 749] 2025-12-29-03:16:15.787.356 Get_Socket_Timeout(EI0006): Getting socket times out. ",
+			"Communication_Error_Get_Socket(EI0006): srcRank[192.168.0.192/0] connect destRank[192.168.0.125/0] fail",
+			"Communication_Error_Initialize_Transport(EI0009): Device 0 transport init error. Reason: The network port is down.",
+			"(DiffusionWorker_SP3 pid=237) [PID: 237] 2026-10-09-08:38:04.978.003 Communication_Error_Ranktable_Detect(EI0015): Failed to collect cluster information",
+		}},
+		{family: "CANN: an HCCL configuration code under its error name", want: "hccl-config-invalid", lines: []string{
+			"Invalid_Argument(EI0005): The arguments for collective communication are inconsistent between ranks,",
+		}},
+		{family: "CANN: an HCCP code under its error name", want: "hccp-network-error", lines: []string{
+			"Communication_Error_Bind_IP_Port(EJ0003): Failed to bind the IP port",
+		}},
+		{family: "c10d: the TCPStore client cannot reach the rendezvous", want: "c10d-client-socket-timeout", lines: []string{
+			"[W220 15:40:19.894087820 TCPStore.cpp:358] [c10d] TCP client failed to connect/validate to host 192.168.6.2:53489 - retrying (try=0, timeout=600000ms, delay=88516ms): The client socket has timed out after 600000ms while trying to connect to (192.168.6.2, 53489).",
+			"[E419 13:27:42.317323202 TCPStore.cpp:390] [c10d] TCP client failed to connect/validate to host nccl-master:29500 - timed out (try=0, timeout=120000ms): The client socket has timed out after 120000ms while trying to connect to (nccl-master, 29500).",
+			"(WorkerDict pid=26070) Exception raised from throwTimeoutError at /pytorch/torch/csrc/distributed/c10d/socket.cpp:1021 (most recent call first):",
+			"Exception raised from throwTimeoutError at ../torch/csrc/distributed/c10d/socket.cpp:1013 (most recent call first):",
+			"Exception raised from throwTimeoutError at ",
+		}},
+		{family: "PD disaggregation: the decode receiver unpacks a failed bootstrap query", want: "disagg-bootstrap-unreachable", lines: []string{
+			rawTB(`  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/decode.py", line 152, in add` + "\n" +
+				"    kv_receiver = kv_receiver_class(\n" +
+				"                  ^^^^^^^^^^^^^^^^^^\n" +
+				`  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/mooncake/conn.py", line 517, in __init__` + "\n" +
+				"    self.prefill_tp_size, self.prefill_dp_size = (\n" +
+				"    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" +
+				"TypeError: cannot unpack non-iterable NoneType object"),
+			rawTB(`  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/disaggregation/nixl/conn.py", line 418, in __init__` + "\n" +
+				"    self.prefill_tp_size, self.prefill_dp_size = self._get_prefill_dp_size_from_server()\n" +
+				"TypeError: cannot unpack non-iterable NoneType object"),
+		}},
+		{family: "PD disaggregation: another None unpacked stays unclassified", lines: []string{
+			rawTB(`  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/decode.py", line 300, in pop_preallocated` + "\n" +
+				"    kv_indices, page_indices = self._pre_alloc(req)\n" +
+				"TypeError: cannot unpack non-iterable NoneType object"),
 		}},
 		{family: "NCCL IB: routine async events", lines: []string{
 			ncclIB("NET/IB : mlx5_2:1 Got async error event: port active"),
