@@ -56,14 +56,23 @@ import "testing"
 //   - CANN's error manager naming an HCCL or HCCP code ("<Name>(EI0006): "
 //     beside the bare "EI0006: "), the name differing across releases
 //     (Get_Socket_Timeout, Communication_Error_Get_Socket), so the code
-//     alone decides when a terminal or paste cuts the text after it;
+//     alone decides when a terminal or paste cuts the text after it (or
+//     a report quotes the name and code alone);
 //   - torch's TCPStore client giving up on the rendezvous: the socket's
 //     connect timeout in the warning of each try, the error when it gives
 //     up, and the C++ exception's origin line ("Exception raised from
 //     throwTimeoutError at .../c10d/socket.cpp"), whole or wrapped;
 //   - PD disaggregation's decode receiver unpacking the prefill instance's
 //     parallel sizes from a bootstrap query that returned None (releases
-//     before it checked the answer), in each backend's receiver.
+//     before it checked the answer), in each backend's receiver;
+//   - the Mooncake store's transfer task when the engine refuses a whole
+//     batch ("Failed to submit all transfers, error code is <code>", a
+//     number in the first releases, the status name since);
+//   - NCCL's socket connect to another rank in each release's wording
+//     (include/socket.h's "Connect to <addr> failed : ", 2.0's "Call to
+//     connect failed", misc/socket.cc's socketStartConnect and
+//     socketPollConnect, "Connect" capitalised or not); its INFO retry
+//     stays routine.
 func transferLayerWordings() []writerWording {
 	glog := func(sev, file, msg string) string {
 		return sev + "0522 23:38:30.164904 764015 " + file + "] " + msg
@@ -237,6 +246,7 @@ func transferLayerWordings() []writerWording {
 		{family: "CANN: an HCCL code under its error name", want: "hccl-connect-failed", lines: []string{
 			"[PID: 749] 2025-12-29-03:16:15.787.356 Get_Socket_Timeout(EI0006): Getting socket times out. ",
 			"Communication_Error_Get_Socket(EI0006): srcRank[192.168.0.192/0] connect destRank[192.168.0.125/0] fail",
+			"Communication_Error_Get_Socket(EI0006)",
 			"Communication_Error_Initialize_Transport(EI0009): Device 0 transport init error. Reason: The network port is down.",
 			"(DiffusionWorker_SP3 pid=237) [PID: 237] 2026-10-09-08:38:04.978.003 Communication_Error_Ranktable_Detect(EI0015): Failed to collect cluster information",
 		}},
@@ -269,6 +279,22 @@ func transferLayerWordings() []writerWording {
 			rawTB(`  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/decode.py", line 300, in pop_preallocated` + "\n" +
 				"    kv_indices, page_indices = self._pre_alloc(req)\n" +
 				"TypeError: cannot unpack non-iterable NoneType object"),
+		}},
+		{family: "Mooncake store: the transfer engine refuses a whole batch", want: "mooncake-store-transfer-failed", lines: []string{
+			glog("E", "transfer_task.cpp:673", "Failed to submit all transfers, error code is InvalidArgument"),
+			glog("E", "transfer_task.cpp:469", "Failed to submit all transfers, error code is NotSupportedTransport"),
+			glog("E", "client.cpp:1290", "Failed to submit all transfers, error code is -1"),
+		}},
+		{family: "NCCL: a socket connection to another rank fails, in each release's wording", want: "nccl-socket-connect-failed", lines: []string{
+			"localhost:3401:3443 [0] include/socket.h:390 NCCL WARN Connect to 192.168.80.157<34630> failed : No route to host",
+			"tj1-asr-train-v100-13:941227:943077 [0] include/socket.h:390 NCCL WARN Connect to 10.38.10.112<21724> failed : Connection refused",
+			"include/socket.h:403 NCCL WARN Connect to 10.0.0.7<40123> failed: Network is unreachable",
+			"dgx-a [0] include/socket.h:185 WARN Call to connect failed : Connection refused",
+			"ubuntu:39964:40075 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : Software caused connection abort",
+			"node5:240:240 [6] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to 10.0.0.4<56849> returned 113(No route to host) errno 115(Operation now in progress)",
+		}},
+		{family: "NCCL: a connect it retries stays routine", lines: []string{
+			"tj1-asr-train-v100-13:941227:943077 [0] NCCL INFO Call to connect returned Connection refused, retrying",
 		}},
 		{family: "NCCL IB: routine async events", lines: []string{
 			ncclIB("NET/IB : mlx5_2:1 Got async error event: port active"),
