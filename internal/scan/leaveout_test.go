@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 856,
-	detected: 808,
-	cause:    712,
+	excerpts: 860,
+	detected: 811,
+	cause:    715,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

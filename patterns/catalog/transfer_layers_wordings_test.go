@@ -71,8 +71,9 @@ import "testing"
 //   - NCCL's socket connect to another rank in each release's wording
 //     (include/socket.h's "Connect to <addr> failed : ", 2.0's "Call to
 //     connect failed", misc/socket.cc's socketStartConnect and
-//     socketPollConnect, "Connect" capitalised or not); its INFO retry
-//     stays routine.
+//     socketPollConnect, "Connect" capitalised or not; the old WARN cut
+//     by a hard wrap after the peer's address); its INFO retry stays
+//     routine.
 func transferLayerWordings() []writerWording {
 	glog := func(sev, file, msg string) string {
 		return sev + "0522 23:38:30.164904 764015 " + file + "] " + msg
@@ -290,6 +291,7 @@ func transferLayerWordings() []writerWording {
 			"tj1-asr-train-v100-13:941227:943077 [0] include/socket.h:390 NCCL WARN Connect to 10.38.10.112<21724> failed : Connection refused",
 			"include/socket.h:403 NCCL WARN Connect to 10.0.0.7<40123> failed: Network is unreachable",
 			"dgx-a [0] include/socket.h:185 WARN Call to connect failed : Connection refused",
+			"tj1-asr-train-v100-13:941227:943077 [0] include/socket.h:390 NCCL WARN Connect to 10.38.10.112<21724",
 			"ubuntu:39964:40075 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : Software caused connection abort",
 			"node5:240:240 [6] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to 10.0.0.4<56849> returned 113(No route to host) errno 115(Operation now in progress)",
 		}},
