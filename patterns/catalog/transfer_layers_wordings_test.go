@@ -73,7 +73,11 @@ import "testing"
 //     connect failed", misc/socket.cc's socketStartConnect and
 //     socketPollConnect, "Connect" capitalised or not; the old WARN cut
 //     by a hard wrap after the peer's address); its INFO retry stays
-//     routine.
+//     routine;
+//   - the Mooncake store client that binds its own RPC port: each try's
+//     warning ("Failed to create client on port P, retry i/20") is routine
+//     while tries are left, the last one ("retry 20/20", "after 20
+//     retries") is the client's setup failure.
 func transferLayerWordings() []writerWording {
 	glog := func(sev, file, msg string) string {
 		return sev + "0522 23:38:30.164904 764015 " + file + "] " + msg
@@ -298,6 +302,14 @@ func transferLayerWordings() []writerWording {
 		{family: "NCCL: a connect it retries stays routine", lines: []string{
 			"tj1-asr-train-v100-13:941227:943077 [0] NCCL INFO Call to connect returned Connection refused, retrying",
 		}},
+		{family: "Mooncake store: a client that binds its own port runs out of tries", want: "mooncake-store-client-setup-failed", lines: []string{
+			glog("E", "real_client.cpp:707", "Failed to create client on port 13799, retry 20/20"),
+			glog("E", "real_client.cpp:710", "Failed to create client on port 12504 after 20 retries"),
+		}},
+		{family: "Mooncake store: a port try with tries left stays routine", lines: []string{
+			glog("W", "real_client.cpp:858", "Failed to create client on port 17813, retry 1/20"),
+			glog("W", "real_client.cpp:707", "Failed to create client on port 13799, retry 19/20"),
+		}},
 		{family: "NCCL IB: routine async events", lines: []string{
 			ncclIB("NET/IB : mlx5_2:1 Got async error event: port active"),
 			ncclIB("NET/IB : mlx5_2:1 Got non-fatal async event: port active(9)"),
@@ -347,6 +359,13 @@ var transferLayerRecordsWidened = map[string]example{
 }
 
 var transferLayerRecordExamples = map[string]example{
+	"mooncake-store-client-port-retry": {
+		match: []string{
+			"W1203 10:02:12.001901 77102 real_client.cpp:858] Failed to create client on port 17813, retry 1/20",
+			"Failed to create client on port 13799, retry 19/20",
+		},
+		miss: []string{"E1203 10:02:14.001901 77102 real_client.cpp:707] Failed to create client on port 13799, retry 20/20"},
+	},
 	"hf-xet-download-failed": {
 		match: []string{
 			"RuntimeError: Data processing error: CAS service error : ReqwestMiddleware Error: Request failed after 5 retries",
