@@ -77,7 +77,10 @@ import "testing"
 //   - the Mooncake store client that binds its own RPC port: each try's
 //     warning ("Failed to create client on port P, retry i/20") is routine
 //     while tries are left, the last one ("retry 20/20", "after 20
-//     retries") is the client's setup failure.
+//     retries") is the client's setup failure;
+//   - torch's Gloo group falling back to the loopback address for a host
+//     name it cannot resolve, once per process in each release's prefix:
+//     routine.
 func transferLayerWordings() []writerWording {
 	glog := func(sev, file, msg string) string {
 		return sev + "0522 23:38:30.164904 764015 " + file + "] " + msg
@@ -310,6 +313,11 @@ func transferLayerWordings() []writerWording {
 			glog("W", "real_client.cpp:858", "Failed to create client on port 17813, retry 1/20"),
 			glog("W", "real_client.cpp:707", "Failed to create client on port 13799, retry 19/20"),
 		}},
+		{family: "Gloo: the loopback fallback for an unresolved host name stays routine", lines: []string{
+			"[rank0]:[W427 03:10:15.652192062 ProcessGroupGloo.cpp:715] Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. (function operator())",
+			"[rank0]:[W ProcessGroupGloo.cpp:721] Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. (function operator())",
+			"[W ProcessGroupGloo.cpp:684] Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. (function operator())",
+		}},
 		{family: "NCCL IB: routine async events", lines: []string{
 			ncclIB("NET/IB : mlx5_2:1 Got async error event: port active"),
 			ncclIB("NET/IB : mlx5_2:1 Got non-fatal async event: port active(9)"),
@@ -359,6 +367,13 @@ var transferLayerRecordsWidened = map[string]example{
 }
 
 var transferLayerRecordExamples = map[string]example{
+	"gloo-hostname-loopback-fallback": {
+		match: []string{
+			"[rank0]:[W427 03:10:15.652192062 ProcessGroupGloo.cpp:715] Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. (function operator())",
+			"[W ProcessGroupGloo.cpp:684] Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. (function operator())",
+		},
+		miss: []string{"[W ProcessGroupGloo.cpp:684] Warning: Unable to resolve hostname 'node-3'"},
+	},
 	"mooncake-store-client-port-retry": {
 		match: []string{
 			"W1203 10:02:12.001901 77102 real_client.cpp:858] Failed to create client on port 17813, retry 1/20",
