@@ -61,7 +61,9 @@
 // NCCL's first WARN line of a chain leads the consequence lines after it,
 // and a chain of one process's consequence lines is led by its first
 // (fold.go); a library's line that only says its task failed yields to its
-// line after it that says why (generic.go). Which signal
+// line after it that says why (generic.go), and a wrapper alone is the
+// context of the network failure its writer logged just before it
+// (fold.go). Which signal
 // of a burst leads follows one documented order of classes (cause,
 // failure, generic line, fragment, consequence, wrapper; rank.go), read
 // from the record's role and the diagnosis, never from which record it is.

@@ -192,7 +192,8 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 	cands, after := candRoom[:0], afterRoom[:0]
 	var printed *group
 	for m := range g.eachOfScope(scope) {
-		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) || unplacedDetail(from, m.gr) || saysLess(m.gr, from) {
+		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) || unplacedDetail(from, m.gr) || saysLess(m.gr, from) ||
+			beforeLoneWrapper(from, m.gr) {
 			continue
 		}
 		switch {
@@ -878,6 +879,9 @@ func (g *Grouper) findCause(w *group, id string) *group {
 			best = c
 		}
 	}
+	if best == nil && fragment == nil {
+		best = g.loggedBefore(w, id)
+	}
 	if best == nil && fragment == nil && placeless(w) {
 		fragment = g.placeOf(w, id)
 	}
@@ -885,6 +889,44 @@ func (g *Grouper) findCause(w *group, id string) *group {
 		return fragment
 	}
 	return best
+}
+
+// loggedBefore returns, for the wrapper alone w (fingerprint id), a
+// wrapper record whose traceback was cut, the line of a network failure
+// (a consequence record tagged "network") its own writer logged just
+// before it (same source and rank, at most borrowedGap bytes before it,
+// within the settle time): the peer the process could not reach before it
+// died ("Error fetching prefill parallel info from bootstrap: ...
+// Connection refused", then "Scheduler hit an exception:" with its
+// traceback cut). That line says what failed, the wrapper only that the
+// process died: the wrapper is its context. A report of the death itself
+// printed before it (a parent's "Received sigquit from a child process",
+// a server's 500 for the request that failed) says no more than the
+// wrapper, and is no such line. Nil when there is none.
+func (g *Grouper) loggedBefore(w *group, id string) *group {
+	if w.Fragment || w.Source == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.scopeConsequences(w.Scope) {
+		c := m.gr
+		if m.id == id || !slices.Contains(c.Alert.Record.Tags, "network") || c.Source != w.Source || c.End > w.Off || w.Off-c.End > borrowedGap ||
+			c.Alert.FirstRank != w.Alert.FirstRank || w.At.Sub(c.At) > g.opts.Settle || c.At.After(w.At) ||
+			sinks.SeverityRank(c.Alert.Record.Severity) < sinks.SeverityRank("error") {
+			continue
+		}
+		if best == nil || c.End > best.End {
+			best = c
+		}
+	}
+	return best
+}
+
+// beforeLoneWrapper reports whether the root candidate x is a wrapper
+// record alone printed just after the consequence from, by its writer:
+// the wrapper is that consequence's context (loggedBefore), not its root.
+func beforeLoneWrapper(from eventOf, x *group) bool {
+	return from.network && from.source != "" && x.Source == from.source && !x.Fragment && loneWrapper(x) && from.end <= x.Off && x.Off-from.end <= borrowedGap
 }
 
 // saysMoreThan reports whether c, a wrapper alone or a fragment, is the
@@ -1261,11 +1303,14 @@ type eventOf struct {
 	// cut traceback printed beside it is the handler's failure that the
 	// status reports, never a caller's detail of it.
 	access bool
+	// network says a record tagged "network" names the consequence: a
+	// peer its process could not reach (loggedBefore).
+	network bool
 }
 
 func eventOfGroup(c *group) eventOf {
 	return eventOf{c.Source, c.Native && c.Alert.Record.ID != "", c.NativeKind, c.Off, c.End, c.Borrowed, len(c.Alert.Record.Solutions) > 0,
-		analysis.AccessLine(lineOf(c))}
+		analysis.AccessLine(lineOf(c)), slices.Contains(c.Alert.Record.Tags, "network")}
 }
 
 // sameLibrary reports whether two native shapes may be one library's

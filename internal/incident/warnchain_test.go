@@ -260,3 +260,37 @@ func TestATaskFailureYieldsToItsLibrarysReasonAfterIt(t *testing.T) {
 		}
 	}
 }
+
+// A process that could not reach a peer logs the failed connection and
+// then dies: its wrapper ("Scheduler hit an exception:") whose traceback
+// was cut says only that it died. The network failure's line, printed just
+// before by the same writer, leads (with the wrapper as its context), in
+// each writer's wording; a parent's report of the death printed before the
+// wrapper says no more than the wrapper and leaves it leading.
+func TestAWrapperAloneIsContextOfTheNetworkFailureLoggedBeforeIt(t *testing.T) {
+	m := crashMatcher(t)
+	wrapper := []string{
+		"[2025-10-29 11:00:44] Scheduler hit an exception: Traceback (most recent call last):",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2883, in run_scheduler_process`,
+		"    scheduler.event_loop_overlap_disagg_decode()",
+	}
+	failures := []string{
+		"[2025-10-29 11:00:44] Error fetching prefill parallel info from bootstrap: HTTPConnectionPool(host='127.0.0.1', port=8998): Max retries exceeded with url: /route (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f>: Failed to establish a new connection: [Errno 111] Connection refused'))",
+		"[2025-10-29 11:00:44] Failed to connect to 10.0.0.5:5757: [Errno 113] No route to host",
+	}
+	for _, f := range failures {
+		alone := scanLines(t, m, []string{f})
+		if len(alone) != 1 || !slices.Contains(alone[0].Record.Tags, "network") {
+			t.Fatalf("%q alone: want one incident of a network record, got %d:%s", f, len(alone), describe(alone))
+		}
+		got := scanLines(t, m, append([]string{f}, wrapper...))
+		if len(got) != 1 || leadOf(got[0]) != leadOf(alone[0]) || len(got[0].Context) == 0 {
+			t.Errorf("%q then the wrapper: want one incident led by %s with the wrapper as context, got %d:%s", f, leadOf(alone[0]), len(got), describe(got))
+		}
+	}
+	sigquit := "[2025-10-29 11:00:44] Received sigquit from a child process. It usually means the child failed."
+	wantWrapper := leadOf(scanLines(t, m, wrapper)[0])
+	if got := scanLines(t, m, append([]string{sigquit}, wrapper...)); len(got) != 1 || leadOf(got[0]) != wantWrapper {
+		t.Errorf("the parent's report of the death, then the wrapper: want one incident led by %s, got %d:%s", wantWrapper, len(got), describe(got))
+	}
+}

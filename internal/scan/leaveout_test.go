@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 827,
 	detected: 763,
-	cause:    667,
+	cause:    668,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
