@@ -672,7 +672,7 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 		}
 		if loneWrapper(c) {
 			cause := g.findCause(c, id)
-			if cause != nil && quotesCodeError(c, cause) {
+			if cause != nil && (quotesCodeError(c, cause) || announcesDeathOf(c, cause)) {
 				g.leadQuoted(c, id, cause)
 				continue
 			}
@@ -920,6 +920,35 @@ func (g *Grouper) loggedBefore(w *group, id string) *group {
 		}
 	}
 	return best
+}
+
+// announcesDeathOf reports whether c, the cause findCause found for the
+// lone wrapper record w, only announces the process's death by the
+// exception w's own line carries: C++'s "terminate called after throwing
+// an instance of 'c10::DistBackendError'" with no what() line of its own
+// and no record naming it, not announced yet, printed by w's writer at
+// most borrowedGap bytes from w, where w says which thread died of what
+// ("Process group watchdog thread terminated with exception: CUDA error:
+// an illegal memory access was encountered"). The runtime's report and the
+// library's line leave through different buffers, the death often first;
+// the wrapper's line says what failed, and leads (leadQuoted).
+func announcesDeathOf(w, c *group) bool {
+	return !w.Fragment && !w.Consequence && w.Alert.Record.ID != "" && c.Native && c.NativeKind == entry.NativeTerminate &&
+		c.Alert.Record.ID == "" && c.Settling && c.Sent == 0 && c.Source != "" && c.Source == w.Source &&
+		gapBetween(c.Off, c.End, w.Off, w.End) <= borrowedGap && !strings.Contains(c.Alert.Headline, "what():") &&
+		carriesException(lineOf(w))
+}
+
+// carriesException reports whether a wrapper's line goes on with the
+// exception it wraps after its words ("... terminated with exception:
+// CUDA error: ..."), not with a traceback's header or nothing.
+func carriesException(line string) bool {
+	i := strings.Index(line, "exception: ")
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimSpace(line[i+len("exception: "):])
+	return rest != "" && !strings.HasPrefix(rest, "Traceback")
 }
 
 // beforeLoneWrapper reports whether the root candidate x is a wrapper
@@ -1392,10 +1421,14 @@ func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
 // after the consequence ("Stack trace of the failed collective not found")
 // and a first line that only says a task failed ("Transfer failed for
 // task0", then "Put operation failed with error: TRANSFER_FAIL") stay the
-// consequence's.
+// consequence's. C++'s "terminate called after throwing an instance of
+// 'c10::DistBackendError'" never began it: it reports the process's death
+// by the exception the library's line after it says (c10d's "Process
+// group watchdog thread terminated with exception: CUDA error: ..."),
+// printed first when the two writers' buffers are flushed out of order.
 func beganEvent(x *group, off int64, at time.Time) bool {
 	ahead := x.Off < off || x.Off == off && x.At.Before(at)
-	return ahead && (canBeRoot(x) || reportsAtWarn(x) && !vagueNative(lineOf(x))) && !x.vagueHeadline()
+	return ahead && x.NativeKind != entry.NativeTerminate && (canBeRoot(x) || reportsAtWarn(x) && !vagueNative(lineOf(x))) && !x.vagueHeadline()
 }
 
 // beganAtWarn reports whether the open incident x, a failure reported at

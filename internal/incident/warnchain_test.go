@@ -294,3 +294,44 @@ func TestAWrapperAloneIsContextOfTheNetworkFailureLoggedBeforeIt(t *testing.T) {
 		t.Errorf("the parent's report of the death, then the wrapper: want one incident led by %s, got %d:%s", wantWrapper, len(got), describe(got))
 	}
 }
+
+// C++'s "terminate called after throwing an instance of 'T'" reports the
+// process's death by an exception that another line says: c10d's watchdog
+// line printed through its logger, which leaves after the runtime's report
+// (its inner exception in a wording no record has: the records that read
+// it are left out), or the what() line that interleaved ranks' reports cut
+// from it. The death never leads over that line: one incident, led by the
+// line that says what failed, the death listed in it.
+func TestADeathReportYieldsToTheLineThatSaysWhatFailed(t *testing.T) {
+	m := matcherWithout(t, "cuda-illegal-memory-access", "cuda-unspecified-launch-failure", "nccl-watchdog-collective-timeout", "gloo-enforce-not-met")
+	death := "terminate called after throwing an instance of 'c10::DistBackendError'"
+	for _, c := range []struct{ line, says string }{
+		{"[rank2]:[E802 22:07:03.844033572 ProcessGroupNCCL.cpp:2119] [PG ID 2 PG GUID 3 Rank 2] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered", "illegal memory access"},
+		{"[rank0]:[E1107 10:14:48.121581262 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 0] Process group watchdog thread terminated with exception: CUDA error: unspecified launch failure", "unspecified launch failure"},
+		{"[rank3]:[E502 09:11:40.518123456 ProcessGroupNCCL.cpp:1682] [PG ID 0 PG GUID 0(default_pg) Rank 3] Process group watchdog thread terminated with exception: [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1) ran for 90 milliseconds before timing out.", "Watchdog caught collective operation timeout"},
+	} {
+		got := scanLines(t, m, []string{death, c.line})
+		if len(got) != 1 || !leadsWith(got[0], c.says) || len(got[0].Consequences) == 0 {
+			t.Errorf("the death, then %q: want one incident led by that line with the death listed, got %d:%s", c.says, len(got), describe(got))
+		}
+	}
+	// A wrapper whose traceback was cut says no more than the death: one
+	// incident all the same.
+	cut := []string{death, "[2026-06-01 00:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):"}
+	if got := scanLines(t, m, cut); len(got) != 1 {
+		t.Errorf("the death, then a cut wrapper: want one incident, got %d:%s", len(got), describe(got))
+	}
+	// Ranks' reports interleaved: the what() line, cut from its report,
+	// says what failed.
+	interleaved := []string{
+		"terminate called after throwing an instance of 'terminate called after throwing an instance of 'gloo::EnforceNotMetgloo::EnforceNotMet'",
+		"'",
+		"  what():    what():  [enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 128 vs 8  what():  [enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 128 vs 8",
+		"terminate called after throwing an instance of '",
+		"gloo::EnforceNotMet'",
+		"Fatal Python error: Aborted",
+	}
+	if got := scanLines(t, m, interleaved); len(got) != 1 || !leadsWith(got[0], "enforce fail") {
+		t.Errorf("interleaved reports: want one incident led by the what() line, got %d:%s", len(got), describe(got))
+	}
+}
