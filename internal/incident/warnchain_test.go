@@ -335,3 +335,33 @@ func TestADeathReportYieldsToTheLineThatSaysWhatFailed(t *testing.T) {
 		t.Errorf("interleaved reports: want one incident led by the what() line, got %d:%s", len(got), describe(got))
 	}
 }
+
+// Slurm's step daemon says why it ended a job ("*** STEP ... CANCELLED AT
+// ... DUE TO TIME LIMIT ***"); srun's "tasks ...: Terminated" after it
+// only reports the tasks it ended. With no record of the banner's wording
+// (the record of Slurm's cancel is left out), the banner still leads, in
+// one incident with the kill reports, in each source's wording.
+func TestASchedulersKillLeadsTheTasksItEnded(t *testing.T) {
+	m := matcherWithout(t, "slurm-job-cancelled")
+	for _, lines := range [][]string{
+		{
+			"srun: Force Terminated job 32233190",
+			"srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+			"slurmstepd: error: *** STEP 32233190.0 ON nid01934 CANCELLED AT 2020-07-03T02:59:56 DUE TO TIME LIMIT ***",
+			"srun: error: nid01934: tasks 2,4-5,7: Terminated",
+			"srun: Terminating job step 32233190.0",
+			"srun: error: nid01935: tasks 8-15: Terminated",
+		},
+		{
+			"srun: Job step aborted: Waiting up to 47 seconds for job step to finish.",
+			"slurmstepd: error: *** JOB 494583 ON node-7 CANCELLED AT 2024-04-20T09:09:37 DUE TO TIME LIMIT ***",
+			"slurmstepd: error: *** STEP 494583.0 ON node-7 CANCELLED AT 2024-04-20T09:09:37 DUE TO TIME LIMIT ***",
+			"srun: error: node-7: task 0: Terminated",
+		},
+	} {
+		got := scanLines(t, m, lines)
+		if len(got) != 1 || !leadsWith(got[0], "DUE TO TIME LIMIT") {
+			t.Errorf("%q: want one incident led by the cancel banner, got %d:%s", lines[2], len(got), describe(got))
+		}
+	}
+}
