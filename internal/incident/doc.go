@@ -63,7 +63,13 @@
 // (fold.go); a library's line that only says its task failed yields to its
 // line after it that says why (generic.go), and a wrapper alone is the
 // context of the network failure its writer logged just before it
-// (fold.go). Which signal
+// (fold.go). A process's death report never leads over the line that says
+// what it died of: C++'s "terminate called after throwing an instance of
+// T" yields to the c10d wrapper line that carries the exception, printed
+// after it by its logger, and to the what() line interleaved ranks cut
+// from it (fold.go); a supervisor's line that says it ended a job and why
+// (Slurm's cancel banner for a time limit) leads the launcher's reports of
+// the tasks it ended by the signal alone (generic.go). Which signal
 // of a burst leads follows one documented order of classes (cause,
 // failure, generic line, fragment, consequence, wrapper; rank.go), read
 // from the record's role and the diagnosis, never from which record it is.
