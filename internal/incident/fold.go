@@ -672,7 +672,7 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 		}
 		if loneWrapper(c) {
 			cause := g.findCause(c, id)
-			if cause != nil && (quotesCodeError(c, cause) || announcesDeathOf(c, cause)) {
+			if cause != nil && (quotesCodeError(c, cause) || announcesDeathOf(c, cause) || summarisedAfter(c, cause)) {
 				g.leadQuoted(c, id, cause)
 				continue
 			}
@@ -937,6 +937,59 @@ func announcesDeathOf(w, c *group) bool {
 		c.Alert.Record.ID == "" && c.Settling && c.Sent == 0 && c.Source != "" && c.Source == w.Source &&
 		gapBetween(c.Off, c.End, w.Off, w.End) <= borrowedGap && !strings.Contains(c.Alert.Headline, "what():") &&
 		carriesException(lineOf(w))
+}
+
+// summarisedAfter reports whether c, the cause findCause found for the
+// lone wrapper record w, is only a summary of w's failure printed after
+// it: a generic or native line no record names, not announced yet, of w's source,
+// at most borrowedGap bytes after w, whose message past its error code
+// only says something failed (codedVague: torch_npu's "[ERROR] ...
+// (PID:N, Device:0, RankID:-1) ERR01005 OPS internal error" after the
+// "call aclnnEqScalar failed, detail:EZ9999: Inner Error!" whose block
+// says the operator has no binary). w's entry says what failed; it leads
+// (leadQuoted) and lists the summary.
+func summarisedAfter(w, c *group) bool {
+	return !w.Fragment && !w.Consequence && w.Alert.Record.ID != "" && (c.Generic || c.Native) && !c.Consequence && !c.Fragment &&
+		c.Alert.Record.ID == "" && c.Settling && c.Sent == 0 &&
+		c.Source != "" && c.Source == w.Source && c.Off >= w.End && c.Off-w.End <= borrowedGap && codedVague(lineOf(c))
+}
+
+// codedVague reports whether line, read past its header up to an error
+// code ("ERR01005", "E40021"), only says something failed
+// (analysis.VagueMessage); false when it has no such code.
+func codedVague(line string) bool {
+	line = firstLine(line)
+	for i, f := range strings.Fields(line) {
+		if i >= maxCodeField {
+			break
+		}
+		if errorCode(f) {
+			_, rest, _ := strings.Cut(line, f)
+			return analysis.VagueMessage(rest)
+		}
+	}
+	return false
+}
+
+// maxCodeField bounds the fields codedVague looks at for an error code.
+const maxCodeField = 12
+
+// errorCode reports whether f is a library's error code: one to four
+// capital letters and at least four digits ("ERR01005", "EZ9999").
+func errorCode(f string) bool {
+	i := 0
+	for i < len(f) && f[i] >= 'A' && f[i] <= 'Z' {
+		i++
+	}
+	if i == 0 || i > 4 || len(f)-i < 4 {
+		return false
+	}
+	for _, b := range []byte(f[i:]) {
+		if b < '0' || b > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // carriesException reports whether a wrapper's line goes on with the

@@ -365,3 +365,42 @@ func TestASchedulersKillLeadsTheTasksItEnded(t *testing.T) {
 		}
 	}
 }
+
+// torch_npu prints CANN's report of a failed operator call ("call
+// aclnnEqScalar failed, detail:EZ9999: Inner Error!" and the block that
+// says why) and then its own summary under an error code ("[ERROR] ...
+// ERR01005 OPS internal error"), which only says something failed. With
+// no record of the call's wording (npu-function-error left out), the CANN
+// report still leads, with the summary listed in its incident, in each
+// report's wording.
+func TestACodedSummaryYieldsToTheReportBeforeIt(t *testing.T) {
+	m := matcherWithout(t, "npu-function-error")
+	for _, c := range []struct {
+		lines []string
+		says  string
+	}{
+		{[]string{
+			"[E OpParamMaker.cpp:273] call aclnnEqScalar failed, detail:EZ9999: Inner Error!",
+			"EZ9999: 2024-05-17-18:46:14.721.067  Op Equal does not has any binary.",
+			"        TraceBack (most recent call last):",
+			"        Kernel Run failed. opType: 88, Equal",
+			"        launch failed for Equal, errno:561000.",
+			"",
+			"[ERROR] 2024-05-17-18:46:14 (PID:40093, Device:0, RankID:-1) ERR01005 OPS internal error",
+		}, "aclnnEqScalar"},
+		{[]string{
+			"[E OpParamMaker.cpp:273] call aclnnCast failed, detail:EZ9999: Inner Error!",
+			"EZ9999: 2024-05-17-01:30:26.960.959  Op Cast does not has any binary.",
+			"        TraceBack (most recent call last):",
+			"        Kernel Run failed. opType: 53, Cast",
+			"        launch failed for Cast, errno:561000.",
+			"",
+			"[ERROR] 2024-05-17-01:30:26 (PID:41961, Device:0, RankID:-1) ERR01005 OPS internal error",
+		}, "aclnnCast"},
+	} {
+		got := scanLines(t, m, c.lines)
+		if len(got) != 1 || !leadsWith(got[0], c.says) || len(got[0].Consequences) == 0 {
+			t.Errorf("%s's report, then the coded summary: want one incident led by the report with the summary listed, got %d:%s", c.says, len(got), describe(got))
+		}
+	}
+}
