@@ -69,7 +69,10 @@
 // after it by its logger, and to the what() line interleaved ranks cut
 // from it (fold.go); a supervisor's line that says it ended a job and why
 // (Slurm's cancel banner for a time limit) leads the launcher's reports of
-// the tasks it ended by the signal alone (generic.go). Which signal
+// the tasks it ended by the signal alone (generic.go); a wrapper record's
+// report leads the line after it that, past its error code, only says
+// something failed (torch_npu's "ERR01005 OPS internal error" after CANN's
+// report of the failed call; fold.go). Which signal
 // of a burst leads follows one documented order of classes (cause,
 // failure, generic line, fragment, consequence, wrapper; rank.go), read
 // from the record's role and the diagnosis, never from which record it is.
