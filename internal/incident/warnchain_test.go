@@ -404,3 +404,41 @@ func TestACodedSummaryYieldsToTheReportBeforeIt(t *testing.T) {
 		}
 	}
 }
+
+// A device's sticky error after a line no record names, without a
+// library's native shape, that says what failed on the device: DeepEP's
+// kernels print their timeouts with the device's printf, a plain line.
+// That line is the first report of the fault and leads, as a native line
+// would (the records of DeepEP's timeouts left out); a line that only
+// says something failed does not.
+func TestAStickyDeviceErrorFollowsAPlainLineThatSaidWhatFailed(t *testing.T) {
+	m := matcherWithout(t, "deepep-timeout")
+	for _, c := range []struct {
+		lines []string
+		says  string
+	}{
+		{[]string{
+			"DeepEP dispatch NVL receiver timeout, channel: 6, RDMA: 0, nvl: 0, src NVL: 5, head: 315, tail: 315",
+			"DeepEP dispatch NVL receiver timeout, channel: 10, RDMA: 0, nvl: 0, src NVL: 5, head: 300, tail: 300",
+			"terminate called after throwing an instance of 'EPException'",
+			"  what():  Failed: CUDA error /workspace/DeepEP/csrc/deep_ep.cpp:83 'unspecified launch failure'",
+		}, "NVL receiver timeout"},
+		{[]string{
+			"DeepEP dispatch forwarder timeout (RDMA meta), channel: 2, RDMA: 1, nvl: 7, src RDMA lane: 3, dst NVL: 7, meta: 0, 0, 0, 0",
+			"RuntimeError: CUDA error: unspecified launch failure",
+		}, "forwarder timeout"},
+	} {
+		if alone := scanLines(t, m, c.lines[:1]); len(alone) != 1 || alone[0].Record.ID != "" {
+			t.Fatalf("%q alone: want one unclassified incident, got %d:%s", c.lines[0], len(alone), describe(alone))
+		}
+		got := scanLines(t, m, c.lines)
+		if len(got) != 1 || !leadsWith(got[0], c.says) {
+			t.Errorf("%s, then the sticky error: want one incident led by the first line, got %d:%s", c.says, len(got), describe(got))
+		}
+	}
+	crash := "RuntimeError: CUDA error: unspecified launch failure"
+	want := leadOf(scanLines(t, m, []string{crash})[0])
+	if got := scanLines(t, m, []string{"ERROR: request failed", crash}); len(got) == 0 || leadOf(got[0]) != want {
+		t.Errorf("a line that only says something failed, then the crash: want %s to lead, got %d:%s", want, len(got), describe(got))
+	}
+}
