@@ -40,8 +40,8 @@
 // after the server's own line of it (echo.go) and a program's
 // UnboundLocalError after the failure it caught and went on from
 // (swallowed.go), the sticky errors of a device that faulted after the
-// first report of the fault, a native line no record names among them
-// (fault.go), the code error that names what a
+// first report of the fault, a native line or a plain line of no writer
+// that no record names among them (fault.go), the code error that names what a
 // failed import should have defined (imported.go), and a caller's cut
 // traceback after the consequence line it re-raises (fold.go); a wrapper
 // that names its component's remedy leads the code error it quotes
