@@ -33,8 +33,11 @@ import (
 //     assertion's line without its location (assertline.go): critical;
 //     a library's line behind bracketed tags (tagchain.go), a failed
 //     call's status (statusline.go): error;
-//   - a routine line (INFO, DEBUG) reporting another component's
-//     abnormal death (deathReport): error.
+//   - a routine line (INFO, DEBUG), or one with no level whose abnormal
+//     word holds an 'x' (levelLessDeathReport), reporting another
+//     component's abnormal death (deathReport): error;
+//   - a line with no level that says a request failed with the HTTP
+//     error status it got (httpStatusFailure): error.
 //
 // Everything else, INFO and WARNING records included, is no signal.
 func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
@@ -124,6 +127,16 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && slurmCancelled(l) {
 		// Slurm's banner of a job or step cancelled for a failure
 		// (slurmbanner.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); e.Level == "" && httpStatusFailure(l) {
+		// A request's failure with the HTTP error status it got
+		// (httpclient.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); e.Level == "" && levelLessDeathReport(l) {
+		// A component's abnormal death on a line with no level
+		// (deathreport.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if l := FirstLine(e.Message); e.Level == "" && killReport(l) {
@@ -284,13 +297,16 @@ func quiet(e *entry.Entry) bool {
 				return false
 			}
 			// entry.FailureSummary's status at the end of a sentence,
-			// a library's own error line (libraryErrorLine), the
+			// an exception quoted or an abnormal death (one 'x' for
+			// both: levelLessDeathReport), a request's HTTP error
+			// status read at the line's end (httpclient.go), a
+			// library's own error line (libraryErrorLine), the
 			// kernel's report (kernel.go), a memory checker's
 			// (memcheck.go), an assertion's (assertline.go) and a
 			// failed call's status (statusline.go), each behind its
 			// byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && exceptionQuoted(l)) && !killReport(l) && !(watchdogCandidate(l) && watchdogFired(l)) && !(goExitCandidate(l) && goExitFailure(l)) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l))) && !killReport(l) && !httpStatusFailure(l) && !(watchdogCandidate(l) && watchdogFired(l)) && !(goExitCandidate(l) && goExitFailure(l)) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":
