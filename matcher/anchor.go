@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/logmatch/logmatch/internal/triples"
 )
 
 // Records without a key (prefilter.always) are checked on every text. A
@@ -49,16 +51,15 @@ type anchor struct {
 	covers []tripleCover
 }
 
-// maxTriples is how many anchors one indexTriples pass searches for. A
-// tripleTab holds each byte of each of them broadcast to 32 bytes, as the
-// vector comparisons read them: byte b of triple k at [3k+b].
-const maxTriples = 5
+// maxTriples is how many anchors one indexTriples pass searches for
+// (triples.Tab).
+const maxTriples = triples.Max
 
-type tripleTab [3 * maxTriples][32]byte
+type tripleTab = triples.Tab
 
 // minTriplesLen is the shortest text indexTriples searches; a shorter one
 // is searched padded to it with zero bytes (scratch.pad).
-const minTriplesLen = 34
+const minTriplesLen = triples.MinLen
 
 // anchorSet is up to maxTriples triples searched in one pass: idx[k] is
 // the anchor (an index into prefilter.anchors) of triple k of tab, for
@@ -79,17 +80,6 @@ type anchorSet struct {
 type tripleLit struct {
 	lit Literal
 	off int
-}
-
-// byteOf is byte b of triple k of t.
-func (t *tripleTab) byteOf(k, b int) byte { return t[3*k+b][0] }
-
-func (t *tripleTab) set(k int, tri string) {
-	for b := range 3 {
-		for i := range t[3*k+b] {
-			t[3*k+b][i] = tri[b]
-		}
-	}
 }
 
 // anchorAlways chooses the anchor of every unkeyed record. It depends on
@@ -146,11 +136,11 @@ func (p *prefilter) anchorAlways() {
 			}
 			set := &p.anchorSets[len(p.anchorSets)-1]
 			set.idx[set.n], set.lits[set.n] = int32(i), c.lits
-			set.tab.set(set.n, c.tri)
+			set.tab.Set(set.n, c.tri)
 			set.n++
-			first := string([]byte{set.tab.byteOf(0, 0), set.tab.byteOf(0, 1), set.tab.byteOf(0, 2)})
+			first := string([]byte{set.tab.Byte(0, 0), set.tab.Byte(0, 1), set.tab.Byte(0, 2)})
 			for k := set.n; k < maxTriples; k++ {
-				set.tab.set(k, first)
+				set.tab.Set(k, first)
 			}
 		}
 	}
@@ -391,7 +381,7 @@ func (p *prefilter) markAnchored(set *anchorSet, s string, n int, sc *scratch) i
 			return found
 		}
 		for k := 0; k < set.n; k++ {
-			if s[j] != set.tab.byteOf(k, 0) || s[j+1] != set.tab.byteOf(k, 1) || s[j+2] != set.tab.byteOf(k, 2) {
+			if s[j] != set.tab.Byte(k, 0) || s[j+1] != set.tab.Byte(k, 1) || s[j+2] != set.tab.Byte(k, 2) {
 				continue
 			}
 			r := p.always[set.idx[k]]
@@ -417,16 +407,7 @@ func (p *prefilter) markAnchored(set *anchorSet, s string, n int, sc *scratch) i
 }
 
 // indexTriplesGo is indexTriples without vector instructions.
-func indexTriplesGo(s string, from int, t *tripleTab) int {
-	for i := max(from, 0); i+2 < len(s); i++ {
-		for k := range maxTriples {
-			if s[i] == t.byteOf(k, 0) && s[i+1] == t.byteOf(k, 1) && s[i+2] == t.byteOf(k, 2) {
-				return i
-			}
-		}
-	}
-	return -1
-}
+func indexTriplesGo(s string, from int, t *tripleTab) int { return triples.IndexGo(s, from, t) }
 
 func isLower(b byte) bool { return 'a' <= b && b <= 'z' }
 

@@ -31,7 +31,7 @@ func TestIndexTriples(t *testing.T) {
 		for range 20 {
 			var tab tripleTab
 			for k := range maxTriples {
-				tab.set(k, string([]byte{"ab"[rng.IntN(2)], "abc"[rng.IntN(3)], "abc"[rng.IntN(3)]}))
+				tab.Set(k, string([]byte{"ab"[rng.IntN(2)], "abc"[rng.IntN(3)], "abc"[rng.IntN(3)]}))
 			}
 			b := make([]byte, n)
 			for i := range b {
@@ -56,20 +56,12 @@ func FuzzIndexTriples(f *testing.F) {
 		}
 		var tab tripleTab
 		for k := range maxTriples {
-			tab.set(k, triples[3*k:3*k+3])
+			tab.Set(k, triples[3*k:3*k+3])
 		}
 		if got, want := indexTriples(s, from, &tab), indexTriplesGo(s, from, &tab); got != want {
 			t.Fatalf("indexTriples(%q, %d, %s) = %d, want %d", s, from, tab.String(), got, want)
 		}
 	})
-}
-
-func (t *tripleTab) String() string {
-	var b []byte
-	for k := range maxTriples {
-		b = append(b, t.byteOf(k, 0), t.byteOf(k, 1), t.byteOf(k, 2), ' ')
-	}
-	return fmt.Sprintf("%q", b)
 }
 
 // Seven unkeyed records, the most that stay unkeyed beside the tiny-window

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/logmatch/logmatch/internal/ascii"
+	"github.com/logmatch/logmatch/internal/triples"
 )
 
 // A child process's death as Go reports it. Programs written in Go that
@@ -39,10 +40,77 @@ var goFatalExitStatuses = [...]string{"132", "134", "135", "136", "137", "139"}
 // deathVerbs say, before the exit a line quotes, that a process ended.
 var deathVerbs = [...]string{"terminated", "exited", "stopped", "died", "crashed", "exit"}
 
-// goExitCandidate is quiet's byte test for a line that may quote a fatal
-// exit (goExitFailure).
-func goExitCandidate(line string) bool {
-	return ascii.IndexByRare(line, "signal: ", 2) >= 0 || ascii.IndexByRare(line, "exit status 13", 1) >= 0
+// watchdogOrGoExit reports whether line says a watchdog fired
+// (watchdogFired) or quotes a child's fatal exit (goExitFailure): both
+// failures at any level, so quiet and signalOf read every line for them.
+// Each reader needs its phrase in line ("atchdog " in its head, "signal: "
+// or "exit status 13"), which exitCandidates finds first.
+func watchdogOrGoExit(line string) bool {
+	watchdog, goExit := exitCandidates(line)
+	return watchdog && watchdogFired(line) || goExit && goExitFailure(line)
+}
+
+// exitCandidates is the byte test of the watchdog and Go exit readers:
+// whether line's head (its first watchdogHead bytes) holds "atchdog ", and
+// whether line holds "signal: " or "exit status 13". It runs on every
+// routine line: one vectorised pass (triples.Index) finds a triple of each
+// phrase, "al:", "hdo" and "xit", which ordinary lines seldom hold, where
+// a byte search stops at each of the many 'g's and 'x's of a line; the
+// phrase is compared around the triple where one is found. A line shorter
+// than the pass reads, or a processor without its instructions, takes
+// exitCandidatesByByte.
+func exitCandidates(line string) (watchdog, goExit bool) {
+	if !triples.Vector || len(line) < triples.MinLen {
+		return exitCandidatesByByte(line)
+	}
+	for from := 0; ; {
+		j := triples.Index(line, from, exitTriples)
+		if j < 0 {
+			return watchdog, goExit
+		}
+		from = j + 1
+		switch line[j] {
+		case 'a': // "al:" of "signal: "
+			goExit = goExit || j >= 4 && j+4 <= len(line) && line[j-4:j+4] == "signal: "
+		case 'h': // "hdo" of "atchdog "
+			watchdog = watchdog || j >= 3 && j+5 <= min(len(line), watchdogHead) && line[j-3:j+5] == "atchdog "
+		case 'x': // "xit" of "exit status 13"
+			goExit = goExit || j >= 1 && j+13 <= len(line) && line[j-1:j+13] == "exit status 13"
+		}
+		if goExit && (watchdog || from+5 > watchdogHead) {
+			return watchdog, true
+		}
+	}
+}
+
+// exitTriples are the triples exitCandidates searches: "al:" of "signal:
+// ", "hdo" of "atchdog " and "xit" of "exit status 13".
+var exitTriples = triples.Of("al:", "hdo", "xit")
+
+// exitCandidatesByByte is exitCandidates by byte searches, for any line:
+// the first two phrases share a 'g', a byte rarer in log lines than their
+// first ones, so one search of line's 'g's serves both, each phrase
+// compared as one 8-byte word around each 'g'; "exit status 13" is
+// searched by its 'x' only when no "signal: " was found.
+func exitCandidatesByByte(line string) (watchdog, goExit bool) {
+	for from := 0; from < len(line); {
+		j := strings.IndexByte(line[from:], 'g')
+		if j < 0 {
+			break
+		}
+		g := from + j // the 'g' of "signal: " at g-2, of "atchdog " at g-6
+		from = g + 1
+		if !goExit && g >= 2 && g+6 <= len(line) && line[g-2:g+6] == "signal: " {
+			goExit = true
+		}
+		if !watchdog && g >= 6 && g+2 <= min(len(line), watchdogHead) && line[g-6:g+2] == "atchdog " {
+			watchdog = true
+		}
+		if goExit && (watchdog || g+2 >= watchdogHead) {
+			return watchdog, true
+		}
+	}
+	return watchdog, goExit || ascii.IndexByRare(line, "exit status 13", 1) >= 0
 }
 
 // goExitFailure reports whether line quotes a child's fatal end as Go's

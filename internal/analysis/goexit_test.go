@@ -37,8 +37,8 @@ func TestGoExitFailure(t *testing.T) {
 		if got != want {
 			t.Errorf("goExitFailure(%q) = %v, want %v", l, got, want)
 		}
-		if got && !goExitCandidate(l) {
-			t.Errorf("goExitCandidate(%q) = false", l)
+		if _, x := exitCandidates(l); got && !x {
+			t.Errorf("exitCandidates(%q) says no exit", l)
 		}
 	}
 }
@@ -85,7 +85,7 @@ func TestGoExitSignal(t *testing.T) {
 }
 
 // FuzzGoExitFailure checks that goFatalExitAt returns an index inside its
-// line or -1, that goExitCandidate holds of every line goExitFailure says
+// line or -1, that exitCandidates marks every line goExitFailure says
 // true of, and that neither panics.
 func FuzzGoExitFailure(f *testing.F) {
 	for _, s := range []string{
@@ -102,8 +102,8 @@ func FuzzGoExitFailure(f *testing.F) {
 		if at < -1 || at >= len(s) {
 			t.Fatalf("goFatalExitAt(%q) = %d", s, at)
 		}
-		if goExitFailure(s) && !goExitCandidate(s) {
-			t.Fatalf("goExitFailure(%q) without goExitCandidate", s)
+		if _, x := exitCandidates(s); goExitFailure(s) && !x {
+			t.Fatalf("goExitFailure(%q) without exitCandidates", s)
 		}
 		_ = goExitKilled(s)
 	})

@@ -90,15 +90,11 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// entry package reads (assertline.go).
 		return SignalNative, patterns.SeverityCritical
 	}
-	if l := FirstLine(e.Message); watchdogCandidate(l) && watchdogFired(l) {
+	if watchdogOrGoExit(FirstLine(e.Message)) {
 		// A watchdog that fired: a hang whatever the level
-		// (watchdog.go).
-		return SignalLevel, patterns.SeverityCritical
-	}
-	if l := FirstLine(e.Message); goExitCandidate(l) && goExitFailure(l) {
-		// A child's death by a fatal signal as Go's os/exec reports
-		// it, quoted after words that it failed or ended, whatever
-		// the level (goexit.go).
+		// (watchdog.go). Or a child's death by a fatal signal as Go's
+		// os/exec reports it, quoted after words that it failed or
+		// ended, whatever the level (goexit.go).
 		return SignalLevel, patterns.SeverityCritical
 	}
 	if e.Level == "" && ncclWarnFailure(FirstLine(e.Message)) {
@@ -306,13 +302,13 @@ func quiet(e *entry.Entry) bool {
 			// failed call's status (statusline.go), each behind its
 			// byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l))) && !killReport(l) && !httpStatusFailure(l) && !(watchdogCandidate(l) && watchdogFired(l)) && !(goExitCandidate(l) && goExitFailure(l)) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l))) && !killReport(l) && !httpStatusFailure(l) && !watchdogOrGoExit(l) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":
 		// A routine line of another library may report a death
 		// (deathReport); uvicorn's access and start-up lines never do.
-		return e.Format == entry.FormatUvicorn || !deathState(e.Message) && !httpxServerError(e.Message) && !goNetCandidate(e.Message) && !(rustNetCandidate(e.Message) && rustNetFailure(FirstLine(e.Message))) && !(watchdogCandidate(e.Message) && watchdogFired(FirstLine(e.Message))) && !(goExitCandidate(e.Message) && goExitFailure(FirstLine(e.Message)))
+		return e.Format == entry.FormatUvicorn || !deathState(e.Message) && !httpxServerError(e.Message) && !goNetCandidate(e.Message) && !(rustNetCandidate(e.Message) && rustNetFailure(FirstLine(e.Message))) && !watchdogOrGoExit(FirstLine(e.Message))
 	}
 	return false
 }

@@ -28,15 +28,6 @@ import (
 // every line.
 const watchdogHead = 48
 
-// watchdogCandidate is quiet's byte test for a line that may say a
-// watchdog fired (watchdogFired): one short scan of its head.
-func watchdogCandidate(line string) bool {
-	if len(line) > watchdogHead {
-		line = line[:watchdogHead]
-	}
-	return ascii.IndexByRare(line, "atchdog ", len("atchdo")) >= 0
-}
-
 // watchdogFired reports whether line says a watchdog fired (see above).
 func watchdogFired(line string) bool {
 	head := line

@@ -36,8 +36,8 @@ func TestWatchdogFired(t *testing.T) {
 		if got := watchdogFired(l); got != want {
 			t.Errorf("watchdogFired(%q) = %v, want %v", l, got, want)
 		}
-		if want && !watchdogCandidate(l) {
-			t.Errorf("watchdogCandidate(%q) = false", l)
+		if w, _ := exitCandidates(l); want && !w {
+			t.Errorf("exitCandidates(%q) says no watchdog", l)
 		}
 	}
 }
@@ -75,7 +75,7 @@ func TestWatchdogFiredSignal(t *testing.T) {
 }
 
 // FuzzWatchdogFired checks that watchdogFired never panics and that
-// watchdogCandidate holds of every line it says true of.
+// exitCandidates marks every line it says true of.
 func FuzzWatchdogFired(f *testing.F) {
 	for _, s := range []string{
 		"Watchdog timeout (self.watchdog_timeout=300)",
@@ -87,8 +87,8 @@ func FuzzWatchdogFired(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if watchdogFired(s) && !watchdogCandidate(s) {
-			t.Fatalf("watchdogFired(%q) without watchdogCandidate", s)
+		if w, _ := exitCandidates(s); watchdogFired(s) && !w {
+			t.Fatalf("watchdogFired(%q) without exitCandidates", s)
 		}
 	})
 }

@@ -8,10 +8,19 @@ import "fmt"
 // letters of the hints (a, p, s, t) make each of those slow.
 type hintIndex struct {
 	hints []string // distinct, lower-case, two bytes or more
-	// pair has bit a<<8|b set when a hint starts with the bytes a, b: a
-	// text position whose two bytes, lower-cased, are not such a pair
-	// starts no hint.
+	// stride is one less than the shortest hint's length: of any stride
+	// adjacent places of a text, one is where an occurrence's pair at
+	// one of its first stride offsets stands, so find reads the pairs at
+	// every stride-th place only.
+	stride int
+	// pair has bit a<<8|b set when a hint holds the bytes a, b at an
+	// offset below stride: a text place whose two bytes, lower-cased,
+	// are not such a pair is no such offset of an occurrence.
 	pair [1 << 16 / 64]uint64
+	// start has bit a<<8|b set when a hint starts with the bytes a, b: a
+	// place whose two bytes, lower-cased, are not such a pair starts no
+	// hint.
+	start [1 << 16 / 64]uint64
 	// byFirst lists, for each first byte, the indexes in hints of the
 	// hints that start with it.
 	byFirst [256][]uint8
@@ -59,12 +68,22 @@ func newHintIndex(rules []rule) *hintIndex {
 				k = uint8(len(x.hints))
 				at[h] = k
 				x.hints = append(x.hints, h)
-				p := uint(h[0])<<8 | uint(h[1])
-				x.pair[p/64] |= 1 << (p % 64)
 				x.byFirst[h[0]] = append(x.byFirst[h[0]], k)
 			}
 			ru.hintSet |= 1 << k
 		}
+	}
+	x.stride = 1 << 30
+	for _, h := range x.hints {
+		x.stride = min(x.stride, len(h)-1)
+	}
+	for _, h := range x.hints {
+		for o := range x.stride {
+			p := uint(h[o])<<8 | uint(h[o+1])
+			x.pair[p/64] |= 1 << (p % 64)
+		}
+		p := uint(h[0])<<8 | uint(h[1])
+		x.start[p/64] |= 1 << (p % 64)
 	}
 	return x
 }
@@ -72,26 +91,35 @@ func newHintIndex(rules []rule) *hintIndex {
 // find appends to occ every occurrence in s of every hint, folding ASCII
 // case as asciiLower does, in order of position (overlapping occurrences
 // included, as strings.Index finds them from each position), and returns
-// it with the set of hints seen.
+// it with the set of hints seen. It reads the pair at every stride-th
+// place j (an occurrence at i has one of its first stride offsets there,
+// for the j of i to i+stride-1, and its pair at j+1 inside s), and where
+// that pair is an indexed one, tries the places from j-stride+1 to j not
+// tried yet as starts, by their own pair first: each place once, in order.
 func (x *hintIndex) find(s string, occ []occurrence) ([]occurrence, uint64) {
 	var seen uint64
 	if len(x.hints) == 0 || len(s) < 2 {
 		return occ, 0
 	}
-	next := uint(lowerASCII[s[0]])
-	for i := 1; i < len(s); i++ {
-		first := next
-		next = uint(lowerASCII[s[i]])
-		p := first<<8 | next
+	tried := 0 // the first place not tried as a start
+	for j := 0; j+1 < len(s); j += x.stride {
+		p := uint(lowerASCII[s[j]])<<8 | uint(lowerASCII[s[j+1]])
 		if x.pair[p/64]&(1<<(p%64)) == 0 {
 			continue
 		}
-		for _, k := range x.byFirst[first] {
-			if hasFoldedPrefix(s[i-1:], x.hints[k]) {
-				occ = append(occ, occurrence{at: i - 1, hint: k})
-				seen |= 1 << k
+		for i := max(tried, j-x.stride+1); i <= j; i++ {
+			q := uint(lowerASCII[s[i]])<<8 | uint(lowerASCII[s[i+1]])
+			if x.start[q/64]&(1<<(q%64)) == 0 {
+				continue
+			}
+			for _, k := range x.byFirst[lowerASCII[s[i]]] {
+				if hasFoldedPrefix(s[i:], x.hints[k]) {
+					occ = append(occ, occurrence{at: i, hint: k})
+					seen |= 1 << k
+				}
 			}
 		}
+		tried = j + 1
 	}
 	return occ, seen
 }

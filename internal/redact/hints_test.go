@@ -2,6 +2,7 @@ package redact
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -220,6 +221,69 @@ func TestHintIndex(t *testing.T) {
 			}
 		}
 	}
+}
+
+// findEveryPlace is hintIndex.find by trying every hint at every place.
+func findEveryPlace(x *hintIndex, s string) []occurrence {
+	var occ []occurrence
+	for i := range len(s) {
+		for k, h := range x.hints {
+			if hasFoldedPrefix(s[i:], h) {
+				occ = append(occ, occurrence{at: i, hint: uint8(k)})
+			}
+		}
+	}
+	slices.SortStableFunc(occ, func(a, b occurrence) int { return a.at - b.at })
+	return occ
+}
+
+// TestHintFindEveryPlace checks find against findEveryPlace with each
+// hint, in either case, at every place of texts of 1 to 40 bytes, alone,
+// overlapping another and at the text's ends.
+func TestHintFindEveryPlace(t *testing.T) {
+	r, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := r.hints
+	for _, h := range x.hints {
+		for _, w := range []string{h, strings.ToUpper(h), h + x.hints[0], h[:len(h)-1]} {
+			for n := len(w); n <= 40; n++ {
+				for at := 0; at+len(w) <= n; at++ {
+					s := strings.Repeat("a", at) + w + strings.Repeat("s", n-at-len(w))
+					got, _ := x.find(s, nil)
+					if want := findEveryPlace(x, s); !slices.Equal(got, want) {
+						t.Fatalf("find(%q) = %v, every place gives %v", s, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzHintFind holds hintIndex.find to findEveryPlace.
+func FuzzHintFind(f *testing.F) {
+	for _, p := range hintPieces {
+		f.Add(p)
+	}
+	r, err := New(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, seen := r.hints.find(s, nil)
+		want := findEveryPlace(r.hints, s)
+		if !slices.Equal(got, want) {
+			t.Fatalf("find(%q) = %v, every place gives %v", s, got, want)
+		}
+		var wantSeen uint64
+		for _, o := range want {
+			wantSeen |= 1 << o.hint
+		}
+		if seen != wantSeen {
+			t.Fatalf("find(%q) saw %b, every place %b", s, seen, wantSeen)
+		}
+	})
 }
 
 // FuzzRedactHints compares Redact with ruleByRule on arbitrary text.

@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 827,
-	detected: 789,
-	cause:    687,
+	excerpts: 856,
+	detected: 812,
+	cause:    717,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

@@ -36,14 +36,14 @@
 	VPAND    Y5, Y4, Y4 \
 	VPOR     Y4, Y3, Y3
 
-// func indexTriplesAVX2(s string, from int, t *tripleTab) int
+// func indexAVX2(s string, from int, t *Tab) int
 //
-// The first i >= from such that s[i:i+3] is one of the maxTriples triples
+// The first i >= from such that s[i:i+3] is one of the Max triples
 // of t, or -1. t holds each triple's bytes broadcast to 32 (triple k's
-// byte b at t[3k+b]). len(s) must be at least minTriplesLen and from at
+// byte b at t[3k+b]). len(s) must be at least MinLen and from at
 // least 0: every load reads 32 bytes at i, i+1 and i+2, the last ones
 // those ending at len(s).
-TEXT ·indexTriplesAVX2(SB), NOSPLIT, $0-40
+TEXT ·indexAVX2(SB), NOSPLIT, $0-40
 	MOVQ s_base+0(FP), SI
 	MOVQ s_len+8(FP), BX
 	MOVQ from+16(FP), DX

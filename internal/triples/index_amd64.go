@@ -1,0 +1,14 @@
+package triples
+
+import "golang.org/x/sys/cpu"
+
+// Vector reports whether Index searches with vector instructions; without
+// them it is IndexGo, one comparison a byte and triple.
+var Vector = cpu.X86.HasAVX2
+
+//go:noescape
+func indexAVX2(s string, from int, t *Tab) int
+
+// Index is the first i >= from at which s holds one of t's triples, or -1.
+// Vector must be true, from at least 0, and len(s) at least MinLen.
+func Index(s string, from int, t *Tab) int { return indexAVX2(s, from, t) }
