@@ -37,7 +37,10 @@ import (
 //     word holds an 'x' (levelLessDeathReport), reporting another
 //     component's abnormal death (deathReport): error;
 //   - a line with no level that says a request failed with the HTTP
-//     error status it got (httpStatusFailure): error.
+//     error status it got (httpStatusFailure): error;
+//   - a line with no level and no logger's header that shows a CUDA
+//     call's failed status (cudastatus.go) or a native library's named
+//     function that failed (funcfailed.go): error.
 //
 // Everything else, INFO and WARNING records included, is no signal.
 func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
@@ -154,6 +157,12 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	if e.Level == "" && !loggerHeader(e.Format) && (statusFailure(FirstLine(e.Message), e.Text) || statusNameLead(FirstLine(e.Message))) {
 		// A failed call shown by the status it returned
 		// (statusline.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && (cudaStatusCandidate(l) && cudaStatusFailure(l) || funcFailedCandidate(l) && funcFailed(l)) {
+		// A CUDA call's failed status in the runtime's numbers and
+		// names (cudastatus.go), a native library's named function
+		// that failed (funcfailed.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" && kubeFailureIn(e) != "" {
@@ -299,10 +308,11 @@ func quiet(e *entry.Entry) bool {
 			// library's own error line (libraryErrorLine), the
 			// kernel's report (kernel.go), a memory checker's
 			// (memcheck.go), an assertion's (assertline.go) and a
-			// failed call's status (statusline.go), each behind its
-			// byte test.
+			// failed call's status (statusline.go), a CUDA call's
+			// (cudastatus.go), a named function's failure
+			// (funcfailed.go), each behind its byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l))) && !killReport(l) && !httpStatusFailure(l) && !watchdogOrGoExit(l) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l))) && !killReport(l) && !httpStatusFailure(l) && !watchdogOrGoExit(l) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(cudaStatusCandidate(l) && cudaStatusFailure(l)) && !(funcFailedCandidate(l) && funcFailed(l)) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":
