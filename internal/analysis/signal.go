@@ -149,9 +149,10 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// (quotedexception.go).
 		return SignalLevel, patterns.SeverityError
 	}
-	if e.Level == "" && !loggerHeader(e.Format) && quotedFailure(FirstLine(e.Message)) {
+	if e.Level == "" && !loggerHeader(e.Format) && (quotedFailure(FirstLine(e.Message)) || spanError(FirstLine(e.Message))) {
 		// A program's diagnostic or a library's error line quoted
-		// after words of the reporter's own (quotedfailure.go).
+		// after words of the reporter's own (quotedfailure.go), or
+		// inside a code span in a sentence (spanerror.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && (statusFailure(FirstLine(e.Message), e.Text) || statusNameLead(FirstLine(e.Message))) {

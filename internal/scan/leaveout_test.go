@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 856,
-	detected: 816,
-	cause:    720,
+	detected: 818,
+	cause:    722,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
