@@ -54,9 +54,16 @@ func funcFailed(l string) bool {
 }
 
 // functionNameBefore reports whether s ends with a function's name as a
-// token of its own (see above): after the line's start, a space, a '|'
-// or a ']'.
+// token of its own (see above), or with the source location a logger
+// prints in its place (sourceLocationBefore).
 func functionNameBefore(s string) bool {
+	return functionName(s) || sourceLocationBefore(s)
+}
+
+// functionName reports whether s ends with a function's name as a token
+// of its own (see above): after the line's start, a space, a '|' or a
+// ']'.
+func functionName(s string) bool {
 	j := len(s)
 	for j > 0 && len(s)-j <= maxFuncName && (isAlnum(s[j-1]) || s[j-1] == '_') {
 		j--
@@ -74,6 +81,83 @@ func functionNameBefore(s string) bool {
 	for k := 1; k < len(name); k++ {
 		if isUpperByte(name[k]) && isLowerByte(name[k-1]) {
 			return true
+		}
+	}
+	return false
+}
+
+// A program's logger may print the source file and line in front of each
+// message instead of a function's name: Go's standard logger with
+// Lshortfile ("2023/12/24 23:48:35 llama.go:459: error starting llama
+// runner: llama runner process has terminated", ollama's), a C++
+// library's "grammar_parser.cc:72: ...". Its failure reads as the
+// function's above ("server.go:88: failed to bind ...: address already in
+// use"), or as Go's error wrapping words: "error", what the program was
+// doing in lower-case words, a colon and the error ("error starting llama
+// runner: ...", "error loading model: ..."). Its routine lines ("total
+// blobs: 17", "starting llama runner", "warning: gpu support may not be
+// enabled") are none. llama.cpp wraps its errors in the same words behind
+// a function's name ("llama_model_load: error loading model: unknown
+// model architecture: 'phi3'").
+
+// sourceExts are the source files' extensions a located line names.
+var sourceExts = [...]string{".go", ".cc", ".cpp", ".c", ".cu", ".h", ".hpp", ".rs"}
+
+// maxErrorPhrase bounds the words between "error" and its colon.
+const maxErrorPhrase = 64
+
+// sourceLocationBefore reports whether s ends with a source file's name
+// and a line number ("llama.go:459"), as a token of its own.
+func sourceLocationBefore(s string) bool {
+	j := len(s)
+	for j > 0 && len(s)-j < 8 && isDigitByte(s[j-1]) {
+		j--
+	}
+	if j == len(s) || j == 0 || s[j-1] != ':' {
+		return false
+	}
+	file := s[:j-1]
+	for _, ext := range sourceExts {
+		if f, ok := strings.CutSuffix(file, ext); ok {
+			k := len(f)
+			for k > 0 && len(f)-k <= maxFuncName && (isAlnum(f[k-1]) || f[k-1] == '_' || f[k-1] == '-' || f[k-1] == '.' || f[k-1] == '/') {
+				k--
+			}
+			return k < len(f) && (k == 0 || f[k-1] == ' ' || f[k-1] == '|' || f[k-1] == ']' || f[k-1] == '\t')
+		}
+	}
+	return false
+}
+
+// locatedError reports whether l holds, after a source location or a
+// function's name and its colon, Go's error wrapping words (see above):
+// "error", lower-case words, a colon and the error.
+// quotedFailureCandidate ("rror") is its byte test.
+func locatedError(l string) bool {
+	for from, n := 0, 0; from < len(l) && n < maxQuotedAnchors; n++ {
+		i := strings.Index(l[from:], ": error ")
+		if i < 0 {
+			return false
+		}
+		at := from + i
+		from = at + len(": error ")
+		if !functionNameBefore(l[:at]) {
+			continue
+		}
+		r := l[from:]
+		c := strings.Index(r[:min(len(r), maxErrorPhrase)], ": ")
+		if c <= 0 || !hasLetter(r[c+2:]) {
+			continue
+		}
+		phrase := true
+		for j := 0; j < c; j++ {
+			if b := r[j]; !isLowerByte(b) && b != ' ' && b != '_' && b != '-' {
+				phrase = false
+				break
+			}
+		}
+		if phrase {
+			return !containsAnyOf(l, funcFailedCarriesOn[:])
 		}
 	}
 	return false

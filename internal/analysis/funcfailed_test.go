@@ -52,3 +52,57 @@ func FuzzFuncFailed(f *testing.F) {
 		}
 	})
 }
+
+// TestLocatedError reads Go's error wrapping words after a source
+// location (ollama's standard logger) or a function's name (llama.cpp),
+// and a failed action after a location, and leaves silent the same
+// loggers' routine lines, a figure named "error", a warning, a retry,
+// and the words without a location or a name in front.
+func TestLocatedError(t *testing.T) {
+	for l, want := range map[string]bool{
+		"2023/12/24 23:48:35 llama.go:459: error starting llama runner: llama runner process has terminated":                       true,
+		"llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'phi3'":              true,
+		"Jun 01 13:52:31 host ollama[317976]: 2025/06/01 13:52:31 server.go:88: error loading model: open /m/x.gguf: no such file": true,
+
+		"2023/12/24 23:48:35 llama.go:525: llama runner stopped successfully":                                                                              false,
+		"2023/12/24 23:48:35 images.go:996: total blobs: 17":                                                                                               false,
+		"2024/01/05 10:00:00 routes.go:891: warning: gpu support may not be enabled, check that you have installed GPU drivers: nvidia-smi command failed": false,
+		"2024/01/05 10:00:00 stats.go:12: error rate: 0.1":                                                                                                 false,
+		"2024/01/05 10:00:00 client.go:40: error connecting to peer: EOF, retrying in 1s":                                                                  false,
+		"we saw an error loading model: unknown architecture":                                                                                              false,
+		"Error: error loading model: unknown architecture":                                                                                                 false,
+		"x.go:: error a: b": false,
+		"":                  false,
+	} {
+		if got := quotedFailureCandidate(l) && locatedError(l); got != want {
+			t.Errorf("locatedError(%q) = %v, want %v", l, got, want)
+		}
+	}
+	for l, want := range map[string]bool{
+		"2024/01/05 10:00:00 server.go:88: failed to bind 0.0.0.0:11434: address already in use": true,
+		"src/engine.cc:120: failed to open device: no such device":                               true,
+		"notes.txt:3: failed to read":                                                            false,
+	} {
+		if got := funcFailedCandidate(l) && funcFailed(l); got != want {
+			t.Errorf("funcFailed(%q) = %v, want %v", l, got, want)
+		}
+	}
+}
+
+// FuzzLocatedError checks that locatedError never panics and says true
+// only of a line with "rror" (its byte test).
+func FuzzLocatedError(f *testing.F) {
+	for _, s := range []string{
+		"llama.go:459: error starting llama runner: terminated",
+		"a_b: error x: y",
+		"x.go:1: error : y",
+		": error ",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if locatedError(s) && !quotedFailureCandidate(s) {
+			t.Fatalf("locatedError(%q) without %q", s, "rror")
+		}
+	})
+}

@@ -160,10 +160,10 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// (statusline.go).
 		return SignalLevel, patterns.SeverityError
 	}
-	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && (cudaStatusCandidate(l) && cudaStatusFailure(l) || funcFailedCandidate(l) && funcFailed(l)) {
+	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && (cudaStatusCandidate(l) && cudaStatusFailure(l) || funcFailedCandidate(l) && funcFailed(l) || quotedFailureCandidate(l) && locatedError(l)) {
 		// A CUDA call's failed status in the runtime's numbers and
 		// names (cudastatus.go), a native library's named function
-		// that failed (funcfailed.go).
+		// or a located line that failed (funcfailed.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" && kubeFailureIn(e) != "" {
