@@ -160,10 +160,11 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// (statusline.go).
 		return SignalLevel, patterns.SeverityError
 	}
-	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && (cudaStatusCandidate(l) && cudaStatusFailure(l) || funcFailedCandidate(l) && funcFailed(l) || quotedFailureCandidate(l) && locatedError(l)) {
+	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && (cudaStatusCandidate(l) && cudaStatusFailure(l) || funcFailedCandidate(l) && funcFailed(l) || quotedFailureCandidate(l) && locatedError(l) || innerRecordCandidate(l) && innerRecordError(l)) {
 		// A CUDA call's failed status in the runtime's numbers and
 		// names (cudastatus.go), a native library's named function
-		// or a located line that failed (funcfailed.go).
+		// or a located line that failed (funcfailed.go), vLLM's
+		// exception line behind a collector's prefix (innerrecord.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" && kubeFailureIn(e) != "" {
@@ -311,9 +312,10 @@ func quiet(e *entry.Entry) bool {
 			// (memcheck.go), an assertion's (assertline.go) and a
 			// failed call's status (statusline.go), a CUDA call's
 			// (cudastatus.go), a named function's failure
-			// (funcfailed.go), each behind its byte test.
+			// (funcfailed.go), vLLM's record behind a prefix
+			// (innerrecord.go), each behind its byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l))) && !killReport(l) && !httpStatusFailure(l) && !watchdogOrGoExit(l) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(cudaStatusCandidate(l) && cudaStatusFailure(l)) && !(funcFailedCandidate(l) && funcFailed(l)) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l))) && !killReport(l) && !httpStatusFailure(l) && !watchdogOrGoExit(l) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(cudaStatusCandidate(l) && cudaStatusFailure(l)) && !(funcFailedCandidate(l) && funcFailed(l)) && !(innerRecordCandidate(l) && innerRecordError(l)) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":

@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 856,
-	detected: 819,
-	cause:    723,
+	detected: 820,
+	cause:    724,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
