@@ -120,7 +120,7 @@ func sourceLocationBefore(s string) bool {
 	for _, ext := range sourceExts {
 		if f, ok := strings.CutSuffix(file, ext); ok {
 			k := len(f)
-			for k > 0 && len(f)-k <= maxFuncName && (isAlnum(f[k-1]) || f[k-1] == '_' || f[k-1] == '-' || f[k-1] == '.' || f[k-1] == '/') {
+			for k > 0 && len(f)-k <= maxLineTag && (isAlnum(f[k-1]) || f[k-1] == '_' || f[k-1] == '-' || f[k-1] == '.' || f[k-1] == '/') {
 				k--
 			}
 			return k < len(f) && (k == 0 || f[k-1] == ' ' || f[k-1] == '|' || f[k-1] == ']' || f[k-1] == '\t')
@@ -157,6 +157,42 @@ func locatedError(l string) bool {
 			}
 		}
 		if phrase {
+			return !containsAnyOf(l, funcFailedCarriesOn[:])
+		}
+	}
+	return false
+}
+
+// A C++ library's own logger may print the source location in brackets
+// instead ("[/sgl-workspace/mori/src/application/topology/gpu.cpp:80] rocm
+// smi failed with RSMI_STATUS_INIT_ERROR: An error occurred during
+// initialization"). Behind such a tag, what failed, the word "failed" and
+// its reason (after a colon, "with" or "because") is the failure. The
+// line opens with '[', which quiet's first-byte test already lets
+// through.
+
+// maxTagFailSubject bounds the words before "failed" behind a location
+// tag.
+const maxTagFailSubject = 6
+
+// taggedLocationFailed reports whether l opens with a bracketed source
+// location and says what failed and why (see above).
+func taggedLocationFailed(l string) bool {
+	if l == "" || l[0] != '[' {
+		return false
+	}
+	end := strings.IndexByte(l[:min(len(l), maxLineTag+2)], ']')
+	if end < 2 || !strings.HasPrefix(l[end:], "] ") || strings.ContainsAny(l[1:end], " [") || !sourceLocationBefore(l[1:end]) {
+		return false
+	}
+	r := l[end+2:]
+	i := strings.Index(r[:min(len(r), maxSubjectBytes+len(" failed"))], " failed")
+	if i < 1 || strings.Count(r[:i], " ")+1 > maxTagFailSubject || strings.ContainsAny(r[:i], ".,;:") {
+		return false
+	}
+	rest := r[i+len(" failed"):]
+	for _, p := range [...]string{": ", " with ", " because "} {
+		if x, ok := strings.CutPrefix(rest, p); ok && hasLetter(x) {
 			return !containsAnyOf(l, funcFailedCarriesOn[:])
 		}
 	}

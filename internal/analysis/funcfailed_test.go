@@ -106,3 +106,44 @@ func FuzzLocatedError(f *testing.F) {
 		}
 	})
 }
+
+// TestTaggedLocationFailed reads what failed and why behind a bracketed
+// source location (MORI's topology probe, a C++ engine's), and leaves
+// silent the same tags' routine lines, a failure its writer retries, a
+// failure without its reason, and a tag that is no source location.
+func TestTaggedLocationFailed(t *testing.T) {
+	for l, want := range map[string]bool{
+		"[/sgl-workspace/mori/src/application/topology/gpu.cpp:80] rocm smi failed with RSMI_STATUS_INIT_ERROR: An error occurred during initialization": true,
+		"[src/transport/rdma_endpoint.cc:212] handshake failed: connection reset by peer":                                                                true,
+
+		"[src/transport/rdma_endpoint.cc:212] handshake done with peer 10.0.0.2":            false,
+		"[src/transport/rdma_endpoint.cc:212] handshake failed: timeout, retrying in 1s":    false,
+		"[src/transport/rdma_endpoint.cc:212] handshake failed":                             false,
+		"[worker-3] handshake failed: connection reset by peer":                             false,
+		"[src/a.cc:1] Some very long sentence that goes on and on. Then it failed: because": false,
+		"": false,
+	} {
+		if got := taggedLocationFailed(l); got != want {
+			t.Errorf("taggedLocationFailed(%q) = %v, want %v", l, got, want)
+		}
+	}
+}
+
+// FuzzTaggedLocationFailed checks that taggedLocationFailed never panics
+// and says true only of a line that opens with '[' (quiet's first-byte
+// test lets such a line through).
+func FuzzTaggedLocationFailed(f *testing.F) {
+	for _, s := range []string{
+		"[gpu.cpp:80] rocm smi failed with RSMI_STATUS_INIT_ERROR: x",
+		"[a.go:1] b failed: c",
+		"[x.cc:] y failed",
+		"[",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if taggedLocationFailed(s) && s[0] != '[' {
+			t.Fatalf("taggedLocationFailed(%q) on a line that does not open with '['", s)
+		}
+	})
+}

@@ -160,7 +160,7 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// (statusline.go).
 		return SignalLevel, patterns.SeverityError
 	}
-	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && (cudaStatusCandidate(l) && cudaStatusFailure(l) || funcFailedCandidate(l) && funcFailed(l) || quotedFailureCandidate(l) && locatedError(l) || innerRecordCandidate(l) && innerRecordError(l)) {
+	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && (cudaStatusCandidate(l) && cudaStatusFailure(l) || funcFailedCandidate(l) && funcFailed(l) || quotedFailureCandidate(l) && locatedError(l) || innerRecordCandidate(l) && innerRecordError(l) || taggedLocationFailed(l)) {
 		// A CUDA call's failed status in the runtime's numbers and
 		// names (cudastatus.go), a native library's named function
 		// or a located line that failed (funcfailed.go), vLLM's

@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 856,
-	detected: 820,
-	cause:    724,
+	detected: 821,
+	cause:    725,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
