@@ -624,7 +624,7 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.Fragment = true
 			d.Role = patterns.RoleConsequence
 		}
-		if sig == SignalLevel && (e.Level == "INFO" || e.Level == "DEBUG") {
+		if sig == SignalLevel && (e.Level == "INFO" || e.Level == "DEBUG" || e.Level == "" && levelLessDeathReport(FirstLine(e.Message))) {
 			// A routine line's report of another component's death
 			// (deathReport): the dead component's own lines say why.
 			d.Role = patterns.RoleConsequence

@@ -71,7 +71,8 @@ func deathWord(msg string) bool {
 
 // abnormalDeath reports whether msg says the death it reports was not the
 // ordinary end: an exception flag set ("creation_task_exception=1"), "not
-// expected", "unexpectedly", "abnormally".
+// expected", "unexpectedly", "abnormally", "by an unexpected system error"
+// (Ray's raylet about a worker).
 func abnormalDeath(msg string) bool {
 	if i := strings.Index(msg, "exception="); i >= 0 {
 		r := msg[i+len("exception="):]
@@ -79,10 +80,23 @@ func abnormalDeath(msg string) bool {
 			return true
 		}
 	}
-	for _, w := range [...]string{"not expected", "unexpectedly", "abnormally"} {
+	for _, w := range [...]string{"not expected", "unexpectedly", "abnormally", "unexpected error", "unexpected system error"} {
 		if strings.Contains(msg, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// levelLessDeathReport reports whether l, a line with no level, reports
+// a component's abnormal death (deathReport): Ray's raylet behind a relay
+// label that hides its level ("(raylet) A worker died or was killed while
+// executing a task by an unexpected system error"), an exception line's
+// message a relay cut from its type ("The actor died unexpectedly before
+// finishing this task"), a supervisor's "exited unexpectedly". Only the
+// abnormal words with an 'x' are read ("expected", "exception=", and
+// "exited" with "abnormally"): that byte, the one exceptionQuoteCandidate
+// looks for, is looked for first, once for both on every level-less line.
+func levelLessDeathReport(l string) bool {
+	return exceptionQuoteCandidate(l) && deathReport(l)
 }

@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
 
 // httpx, the HTTP client under openai's and many serving tools' Python
 // clients, logs every response it receives at INFO, in one fixed form:
@@ -33,4 +37,96 @@ func httpxServerError(msg string) bool {
 	}
 	r = r[sp+1:]
 	return len(r) >= 4 && r[0] == '5' && isDigitByte(r[1]) && isDigitByte(r[2]) && (r[3] == ' ' || r[3] == '"')
+}
+
+// A client that reports a request's failure in its own words names the
+// error status it got: httpx's raise_for_status ("Client error '403
+// Forbidden' for url 'http://...'", "Server error '503 Service
+// Unavailable' for url ..."), a program's "warm Up Failed, status code:
+// 400", "request failed with status_code=502". On a line with no level
+// whose words say something failed (failureVerb), such a status is the
+// request's failure, unless the line says its writer carries on (a retry,
+// an optional file it skips). Both are read first at the line's end, as
+// entry.StatusEnd reads a status, so that a routine line costs a few
+// bytes' look: httpx's words on a line that ends with the URL's closing
+// quote or with the link to the status's page that newer versions add
+// ("... for url 'http://...'", "For more information check:
+// https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/503"), a
+// status after a label where it ends the line.
+
+// httpStatusRoutine are words of a line about a failed request that
+// carries on.
+var httpStatusRoutine = [...]string{"retrying", "Retrying", "will retry", "skipping", "Skipping", "ignor", "Ignor", "optional"}
+
+// httpStatusFailure reports whether l, a line with no level, says a
+// request failed with an HTTP error status (see above).
+func httpStatusFailure(l string) bool {
+	if !httpStatusEnd(l) && (!httpxMessageEnd(l) || !httpxStatusError(l)) {
+		return false
+	}
+	return failureVerb(l) && !containsAnyOf(l, httpStatusRoutine[:])
+}
+
+// httpxStatusError reports whether l holds httpx's raise_for_status
+// words with a client or server error status: "Client error '4",
+// "Server error '5".
+func httpxStatusError(l string) bool {
+	for from := 0; from < len(l); {
+		i := ascii.IndexByRare(l[from:], "rror '", 5)
+		if i < 0 {
+			return false
+		}
+		at := from + i
+		from = at + len("rror '")
+		if from < len(l) && (strings.HasSuffix(l[:at], "Client e") && l[from] == '4' || strings.HasSuffix(l[:at], "Server e") && l[from] == '5') {
+			return true
+		}
+	}
+	return false
+}
+
+// httpxMessageEnd reports whether l ends the way httpx's raise_for_status
+// message does: with the URL's closing quote, or with the link to the
+// status's page ("/HTTP/Status/503"), a closing backtick or period after
+// them left out.
+func httpxMessageEnd(l string) bool {
+	i := len(l)
+	for i > 0 && (l[i-1] == ' ' || l[i-1] == '.' || l[i-1] == '`' || l[i-1] == '\r') {
+		i--
+	}
+	if i > 0 && l[i-1] == '\'' {
+		return true
+	}
+	return i >= len("/Status/503") && l[i-len("/Status/503"):i-3] == "/Status/" && (l[i-3] == '4' || l[i-3] == '5')
+}
+
+// httpStatusLabels name, before the number that ends a line, the HTTP
+// status it is (lower-cased: "Status code 502" too).
+var httpStatusLabels = [...]string{"status code", "status_code", "statuscode", "http status", "status"}
+
+// httpStatusEnd reports whether l ends with an HTTP error status (4xx,
+// 5xx) after a status label ("status code: 400", "status_code=503",
+// "Status code 502."), read from the line's end only.
+func httpStatusEnd(l string) bool {
+	i := len(l)
+	for i > 0 && (l[i-1] == ' ' || l[i-1] == '.' || l[i-1] == ')' || l[i-1] == '\r') {
+		i--
+	}
+	if i < 4 || l[i-3] != '4' && l[i-3] != '5' || !isDigitByte(l[i-2]) || !isDigitByte(l[i-1]) || isDigitByte(l[i-4]) {
+		return false
+	}
+	j := i - 3
+	for j > 0 && i-3-j < 4 && (l[j-1] == ' ' || l[j-1] == ':' || l[j-1] == '=') {
+		j--
+	}
+	if j == i-3 {
+		return false
+	}
+	head := l[max(0, j-len("status code")):j]
+	for _, lb := range httpStatusLabels {
+		if len(head) >= len(lb) && strings.EqualFold(head[len(head)-len(lb):], lb) && (len(head) == len(lb) || !isAlnum(head[len(head)-len(lb)-1])) {
+			return true
+		}
+	}
+	return false
 }

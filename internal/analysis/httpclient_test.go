@@ -41,3 +41,63 @@ func FuzzHTTPXServerError(f *testing.F) {
 		}
 	})
 }
+
+// TestHTTPStatusFailure reads a request's failure with the error status
+// it got, in httpx's raise_for_status words (alone too: its "error" is
+// the failure word; sglang's slime rollout, a bot relaying the error)
+// and after a status label that ends the line (sglang's disaggregation
+// warm-up, axios's "Request failed with status code"), and leaves silent
+// a success, a failure without a status, a status the line goes on
+// after, a retry, an optional file skipped and a 4xx-looking number that
+// is no status.
+func TestHTTPStatusFailure(t *testing.T) {
+	for l, want := range map[string]bool{
+		"Prefill disaggregation mode warm Up Failed, status code: 400":                                                                                                                   true,
+		"http_utils.py:186 - Error: Client error '403 Forbidden' for url 'http://xxx/generate'":                                                                                          true,
+		"request failed: Server error '503 Service Unavailable' for url 'http://w:8000/generate'":                                                                                        true,
+		"API Error: Server error '500 Internal Server Error' for url 'http://bot-core:8000/api/v1/config/guild/1/reset'":                                                                 true,
+		"Client error '403 Forbidden' for url 'http://xxx/generate'":                                                                                                                     true,
+		"- `3` x `Server error '503 Service Unavailable' for url 'http://localhost:8000/chat' For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/503`": true,
+		"Request failed with status code 503":                                                                                                                                            true,
+		"Upload failed with status_code=502":                                                                                                                                             true,
+		"health check failed (HTTP status: 500).":                                                                                                                                        true,
+
+		"Warmup finished, status code: 200":                                                                   false,
+		"request failed: connection reset":                                                                    false,
+		"request failed with status code 503, retrying in 2s":                                                 false,
+		"Request failed with status code 503, will retry":                                                     false,
+		"Failed to fetch optional file generation_config.json, status code: 404, skipping":                    false,
+		"Failed to fetch optional file, status code: 404 (optional)":                                          false,
+		"Server error '200 OK' for url 'http://x/'":                                                           false,
+		"failed requests: 0, tokens: 404":                                                                     false,
+		"failed with substatus 503":                                                                           false,
+		"failed, status code 4040":                                                                            false,
+		"request failed: Server error '503 Service Unavailable' for url 'http://w:8000/generate' (attempt 3)": false,
+		"": false,
+	} {
+		if got := httpStatusFailure(l); got != want {
+			t.Errorf("httpStatusFailure(%q) = %v, want %v", l, got, want)
+		}
+	}
+}
+
+// FuzzHTTPStatusFailure checks that httpStatusFailure never panics and
+// says true only of a line with a failure word and either httpx's end
+// or a status at its end.
+func FuzzHTTPStatusFailure(f *testing.F) {
+	for _, s := range []string{
+		"warm Up Failed, status code: 400",
+		"Error: Client error '4",
+		"failed status",
+		"rror '",
+		"failed status 5",
+		"failed=500",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if httpStatusFailure(s) && (!failureVerb(s) || !httpStatusEnd(s) && !httpxMessageEnd(s)) {
+			t.Fatalf("httpStatusFailure(%q) without a failure word or a status", s)
+		}
+	})
+}

@@ -60,3 +60,24 @@ func FuzzKillReport(f *testing.F) {
 		}
 	})
 }
+
+// TestLevelLessDeathReport reads a component's abnormal death on a line
+// with no level (Ray's raylet behind its relay label, an exception's
+// message), and leaves silent an ordinary exit and a death without an
+// abnormal word.
+func TestLevelLessDeathReport(t *testing.T) {
+	for l, want := range map[string]bool{
+		"(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker.": true,
+		"(TaskRunner pid=3483799) ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.":                                             true,
+		"supervisor: server exited: server (exit status 1; not expected)":                                                                                             true,
+
+		"worker 3 exited with status 0":                             false,
+		"The actor died because all references to it were removed.": false,
+		"unexpectedly fast start-up, the worker is ready":           false,
+		"": false,
+	} {
+		if got := levelLessDeathReport(l); got != want {
+			t.Errorf("levelLessDeathReport(%q) = %v, want %v", l, got, want)
+		}
+	}
+}

@@ -33,8 +33,14 @@ import (
 //     assertion's line without its location (assertline.go): critical;
 //     a library's line behind bracketed tags (tagchain.go), a failed
 //     call's status (statusline.go): error;
-//   - a routine line (INFO, DEBUG) reporting another component's
-//     abnormal death (deathReport): error.
+//   - a routine line (INFO, DEBUG), or one with no level whose abnormal
+//     word holds an 'x' (levelLessDeathReport), reporting another
+//     component's abnormal death (deathReport): error;
+//   - a line with no level that says a request failed with the HTTP
+//     error status it got (httpStatusFailure): error;
+//   - a line with no level and no logger's header that shows a CUDA
+//     call's failed status (cudastatus.go) or a native library's named
+//     function that failed (funcfailed.go): error.
 //
 // Everything else, INFO and WARNING records included, is no signal.
 func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
@@ -122,6 +128,16 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// (slurmbanner.go).
 		return SignalLevel, patterns.SeverityError
 	}
+	if l := FirstLine(e.Message); e.Level == "" && httpStatusFailure(l) {
+		// A request's failure with the HTTP error status it got
+		// (httpclient.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); e.Level == "" && levelLessDeathReport(l) {
+		// A component's abnormal death on a line with no level
+		// (deathreport.go).
+		return SignalLevel, patterns.SeverityError
+	}
 	if l := FirstLine(e.Message); e.Level == "" && killReport(l) {
 		// A supervisor's report of a kill for memory or of a failed
 		// child (killreport.go).
@@ -133,14 +149,22 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		// (quotedexception.go).
 		return SignalLevel, patterns.SeverityError
 	}
-	if e.Level == "" && !loggerHeader(e.Format) && quotedFailure(FirstLine(e.Message)) {
+	if e.Level == "" && !loggerHeader(e.Format) && (quotedFailure(FirstLine(e.Message)) || spanError(FirstLine(e.Message))) {
 		// A program's diagnostic or a library's error line quoted
-		// after words of the reporter's own (quotedfailure.go).
+		// after words of the reporter's own (quotedfailure.go), or
+		// inside a code span in a sentence (spanerror.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && (statusFailure(FirstLine(e.Message), e.Text) || statusNameLead(FirstLine(e.Message))) {
 		// A failed call shown by the status it returned
 		// (statusline.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && (cudaStatusCandidate(l) && cudaStatusFailure(l) || funcFailedCandidate(l) && funcFailed(l) || quotedFailureCandidate(l) && locatedError(l) || innerRecordCandidate(l) && innerRecordError(l) || taggedLocationFailed(l)) {
+		// A CUDA call's failed status in the runtime's numbers and
+		// names (cudastatus.go), a native library's named function
+		// or a located line that failed (funcfailed.go), vLLM's
+		// exception line behind a collector's prefix (innerrecord.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Level == "" && kubeFailureIn(e) != "" {
@@ -280,13 +304,18 @@ func quiet(e *entry.Entry) bool {
 				return false
 			}
 			// entry.FailureSummary's status at the end of a sentence,
-			// a library's own error line (libraryErrorLine), the
+			// an exception quoted or an abnormal death (one 'x' for
+			// both: levelLessDeathReport), a request's HTTP error
+			// status read at the line's end (httpclient.go), a
+			// library's own error line (libraryErrorLine), the
 			// kernel's report (kernel.go), a memory checker's
 			// (memcheck.go), an assertion's (assertline.go) and a
-			// failed call's status (statusline.go), each behind its
-			// byte test.
+			// failed call's status (statusline.go), a CUDA call's
+			// (cudastatus.go), a named function's failure
+			// (funcfailed.go), vLLM's record behind a prefix
+			// (innerrecord.go), each behind its byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && exceptionQuoted(l)) && !killReport(l) && !watchdogOrGoExit(l) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l))) && !killReport(l) && !httpStatusFailure(l) && !watchdogOrGoExit(l) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(cudaStatusCandidate(l) && cudaStatusFailure(l)) && !(funcFailedCandidate(l) && funcFailed(l)) && !(innerRecordCandidate(l) && innerRecordError(l)) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":

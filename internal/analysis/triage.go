@@ -499,7 +499,7 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == "" {
 		t.Family = familyOf("", e.Message)
 	}
-	if t.Family == "" && e.Traceback == nil && (e.Level == "INFO" || e.Level == "DEBUG") && deathReport(FirstLine(e.Message)) {
+	if t.Family == "" && e.Traceback == nil && (e.Level == "INFO" || e.Level == "DEBUG" || e.Level == "") && deathReport(FirstLine(e.Message)) {
 		t.Family = FamilyDied
 	}
 	if t.Family == "" && e.Traceback == nil && e.Level == "" {
