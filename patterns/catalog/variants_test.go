@@ -208,15 +208,10 @@ var variantLimits = map[string]variantLimit{
 		},
 	},
 	"bold": {
-		why: "the pattern anchors the failure at the line's start or after a log header (a shell's report, a glog or Go logger line, an exit status); Markdown bold around the whole line hides that start, and taking a paste's Markdown off is the entry layer's work, not each record's",
+		why: "the pattern anchors the failure at the line's start or after a log header (an exit status, a Go logger line); Markdown bold around the whole line hides that start where the entry layer does not take the bold off",
 		slugs: []string{
-			"c10d-server-socket-address-in-use", "cpu-illegal-instruction", "cuda-toolkit-not-found",
-			"glibc-heap-corruption", "mooncake-master-ping-missed",
-			"mooncake-store-client-setup-failed", "nixl-ucx-backend-create-failed",
-			"nvml-query-failed", "ollama-runner-connection-lost", "process-floating-point-exception",
-			"python-name-not-defined", "scheduler-exit-code-native-crash",
-			"scheduler-exit-code-sigkill", "shell-command-not-found",
-			"shell-permission-denied", "shell-source-not-found",
+			"cpu-illegal-instruction", "cuda-toolkit-not-found",
+			"mooncake-master-ping-missed", "scheduler-exit-code-sigkill",
 		},
 	},
 	"glog": {
