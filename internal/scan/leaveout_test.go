@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 873,
-	detected: 823,
-	cause:    724,
+	detected: 824,
+	cause:    725,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

@@ -243,6 +243,20 @@ var engineSweepBuilder = []engineComponent{
 			"[TRT] [E] 4: [network.cpp::validate::2997] Error Code 4: Internal Error (Network has dynamic or shape inputs, but no optimization profile has been defined.)",
 			trtexecLog("4", "Network has dynamic or shape inputs, but no optimization profile has been defined.") + "\n[11/22/2024-13:40:47] [E] Engine could not be created from network",
 		}},
+		{family: "the build's summary with no cause before it", want: "tensorrt-engine-build-failed", bare: true, lines: []string{
+			"[06/22/2024-21:01:54] [E] Error[2]: [builder.cpp::buildSerializedNetwork::743] Error Code 2: Internal Error (Assertion engine != nullptr failed. )\n" +
+				"[06/22/2024-21:01:54] [E] Engine could not be created from network\n[06/22/2024-21:01:54] [E] Building engine failed\n" +
+				"[06/22/2024-21:01:54] [E] Failed to create engine from model or file.\n[06/22/2024-21:01:54] [E] Engine set up failed",
+			"&&&& FAILED TensorRT.trtexec [TensorRT v8600] # trtexec --onnx=GaussUpSample.onnx --saveEngine=model.plan",
+			"[2020-08-20 11:03:50   ERROR] Network validation failed.",
+			"[12/02/2024-08:14:09] [TRT-LLM] [E] Engine building failed, please check the error log.",
+			"[!] Invalid Engine. Please ensure the engine was built correctly",
+			"2022-01-06:14:53:21,root ERROR [deploy.py:67] Failed to create TensorRT engine",
+		}},
+		{family: "a cause the build's summary follows", want: "tensorrt-no-optimization-profile", bare: true, lines: []string{
+			"[2020-08-20 11:03:50   ERROR] Network has dynamic or shape inputs, but no optimization profile has been defined.\n[2020-08-20 11:03:51   ERROR] Network validation failed.",
+			"[TensorRT] ERROR: Network has dynamic or shape inputs, but no optimization profile has been defined.\n[TensorRT] ERROR: Network validation failed.",
+		}},
 		{family: "a request outside the profile", want: "tensorrt-input-shape-outside-profile", bare: true, lines: []string{
 			"[TRT] [E] 3: [executionContext.cpp::setBindingDimensions::944] Error Code 3: API Usage Error (Parameter check failed at: runtime/api/executionContext.cpp::setBindingDimensions::944, condition: profileMaxDims.d[i] >= dimensions.d[i]. Supplied binding dimension [1,4096] for bindings[0] exceed min ~ max range at index 1, maximum dimension in profile is 2048, minimum dimension in profile is 1, but supplied dimension is 4096.)",
 			tritonLog('E', "logging.cc:43", "3: [executionContext.cpp::setBindingDimensions::969] Error Code 3: API Usage Error (Parameter check failed at: runtime/api/executionContext.cpp::setBindingDimensions::969, condition: profileMinDims.d[i] <= dimensions.d[i]. Supplied binding dimension [0,3] for bindings[0] exceed min ~ max range at index 0, maximum dimension in profile is 8, minimum dimension in profile is 1, but supplied dimension is 0.)"),
@@ -251,6 +265,8 @@ var engineSweepBuilder = []engineComponent{
 		{family: "near misses: builder notices", bare: true, lines: []string{
 			trtLog("W", "Skipping tactic 0 due to insufficient memory on requested size of 1700241408 detected for tactic 0x0000000000000000."),
 			trtLog("I", "Some tactics do not have sufficient workspace memory to run. Increasing workspace size will enable more tactics, please check verbose output for requested sizes."),
+			"[12/04/2024-10:11:12] [I] Engine built in 73.4566 sec.",
+			"&&&& PASSED TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=model.onnx --saveEngine=model.plan",
 			"[TRT] [V] Constructing optimization profile number 0 [1/1].",
 			trtLog("I", "Local timing cache in use. Profiling results in this builder pass will not be stored."),
 		}},
