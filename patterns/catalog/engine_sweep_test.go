@@ -403,3 +403,31 @@ func init() {
 		engineWordings{engine: "trtllm", components: engineSweepTRTLLMEngineFile},
 		engineWordings{engine: "triton", components: engineSweepTRTLLMEngineFile})
 }
+
+// engineSweepTritonStatus is Triton's model status table, printed once the
+// repository is loaded: a model that failed to load shows UNAVAILABLE and
+// its reason in its row, as the 'failed to load' line says it; a cause a
+// record reads in the reason leads.
+var engineSweepTritonStatus = []engineComponent{
+	{name: "server: model status table", families: []raiseFamily{
+		{family: "a row whose model failed to load", want: "triton-model-load-failed", bare: true, lines: []string{
+			"I0110 21:30:54.920681 60 server.cc:592]\n+---------------+---------+---------------------------------------------------------+\n" +
+				"| Model         | Version | Status                                                  |\n" +
+				"+---------------+---------+---------------------------------------------------------+\n" +
+				"| <redacted> | 1       | READY                                                   |\n" +
+				"| <redacted> | 1       | UNAVAILABLE: Internal: unable to create TensorRT engine |",
+			"| inception_graphdef | 1       | UNAVAILABLE: Not found: model configuration is not provided for model 'inception_graphdef'                   |",
+		}},
+		{family: "a row whose reason a record reads", want: "cuda-ptx-unsupported-toolchain", bare: true, lines: []string{
+			"| densenet_onnx      | 1       | UNAVAILABLE: Internal: unable to create stream: the provided PTX was compiled with an unsupported toolchain. |",
+		}},
+		{family: "near misses: the table's healthy rows", bare: true, lines: []string{
+			"| Model                         | Version | Status |",
+			"| densenet_onnx                 | 1       | READY  |",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll, engineWordings{engine: "triton", components: engineSweepTritonStatus})
+}
