@@ -431,3 +431,21 @@ var engineSweepTritonStatus = []engineComponent{
 func init() {
 	engineSweepAll = append(engineSweepAll, engineWordings{engine: "triton", components: engineSweepTritonStatus})
 }
+
+// engineSweepTGIFlash is TGI's shard refusing to shard an architecture
+// whose flash-attention models did not import, in v0.8's words (with the
+// line on the official image) and since v0.9's.
+var engineSweepTGIFlash = []engineComponent{
+	{name: "shard: flash-attention models", families: []raiseFamily{
+		{family: "v0.8's refusal, its remedy line after it", want: "tgi-sharded-requires-flash-attention", bare: true, lines: []string{
+			"NotImplementedError: Sharded RefinedWeb requires Flash Attention CUDA kernels to be installed.\n" +
+				"Use the official Docker image (ghcr.io/huggingface/text-generation-inference:latest) or install flash attention with `cd server && make install install-flash-attention`\n rank=0",
+			"2023-07-27T17:29:53.881747Z  WARN text_generation_launcher: Could not import Flash Attention enabled models: CUDA is not available\n\n" +
+				"NotImplementedError: Sharded Llama requires Flash Attention enabled models.",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll, engineWordings{engine: "tgi", components: engineSweepTGIFlash})
+}
