@@ -449,3 +449,20 @@ var engineSweepTGIFlash = []engineComponent{
 func init() {
 	engineSweepAll = append(engineSweepAll, engineWordings{engine: "tgi", components: engineSweepTGIFlash})
 }
+
+// ROCr's status string for a GPU fault names the fault wherever a report
+// carries it, not only behind ROCclr's queue callback: a user's report
+// that rewraps or quotes the status line alone (corpus 1161) is the same
+// event. Another status (an ISA the device lacks) is not a fault of this
+// record.
+func init() {
+	addExamples(nil, map[string]example{
+		"rocm-hsa-queue-aborted": {
+			match: []string{
+				"HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016",
+				"> HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
+			},
+			miss: []string{"HSA_STATUS_ERROR_INVALID_ISA: The instruction set architecture is invalid. code: 0x100f"},
+		},
+	})
+}
