@@ -466,3 +466,31 @@ func init() {
 		},
 	})
 }
+
+// llama.cpp's loader missing a tensor the architecture needs, in each
+// release's words: create_tensor's (2023), check_tensor_dims's (2024),
+// and the count done_getting_tensors checks; the same loader's other
+// refusals (a tensor of the wrong shape) stay with the generic record.
+var engineSweepMissingTensor = []engineComponent{
+	{name: "llama.cpp: loader, a tensor not in the file", families: []raiseFamily{
+		{family: "each release's words for a missing tensor", want: "llamacpp-missing-tensor", bare: true, lines: []string{
+			"error loading model: create_tensor: tensor 'blk.0.attn_qkv.weight' not found\nllama_load_model_from_file: failed to load model",
+			"llama_model_load: error loading model: create_tensor: tensor 'output.weight' not found",
+			"llama_model_load: error loading model: check_tensor_dims: tensor 'blk.0.ffn_down.weight' not found\nllama_load_model_from_file: failed to load model",
+			"llm_load_tensors: ggml ctx size =    0.15 MiB\nllama_model_load: error loading model: check_tensor_dims: tensor 'token_embd.weight' not found",
+			"llama_model_load: error loading model: done_getting_tensors: wrong number of tensors; expected 149, got 147",
+		}},
+		{family: "the loader's other refusals", want: "llamacpp-error-loading-model", bare: true, lines: []string{
+			"error loading model: create_tensor: tensor 'output.weight' has wrong shape; expected  4096, 32002, got  4096, 32000,     1,     1",
+		}},
+		{family: "near misses: the loader's metadata dump", bare: true, lines: []string{
+			"llama_model_loader: - kv  22:                      training.file_version u32              = 1",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll,
+		engineWordings{engine: "llamacpp", components: engineSweepMissingTensor},
+		engineWordings{engine: "ollama", components: engineSweepMissingTensor})
+}
