@@ -494,3 +494,29 @@ func init() {
 		engineWordings{engine: "llamacpp", components: engineSweepMissingTensor},
 		engineWordings{engine: "ollama", components: engineSweepMissingTensor})
 }
+
+// engineSweepOllamaRegistry is the Ollama server failing to reach the
+// model registry while pulling, in the ways its threads show: a DNS
+// lookup that fails (no such host, a timeout, a resolver that misbehaves
+// or refuses), a connection that times out or is refused, a proxy that
+// refuses, for the manifest and for a blob on the registry's store.
+var engineSweepOllamaRegistry = []engineComponent{
+	{name: "pull: registry", families: []raiseFamily{
+		{family: "a registry the server cannot reach", want: "ollama-registry-unreachable", bare: true, lines: []string{
+			"pulling manifest\nError: pull model manifest: Get \"https://registry.ollama.ai/v2/library/llama2/manifests/latest\": dial tcp: lookup registry.ollama.ai on 10.58.194.16:53: no such host",
+			"Error: pull model manifest: Get \"https://registry.ollama.ai/v2/library/deepseek-coder/manifests/33b\": dial tcp: lookup registry.ollama.ai on 8.8.8.8:53: read udp 172.17.0.2:48307->8.8.8.8:53: i/o timeout",
+			"Error: pull model manifest: Get \"https://registry.ollama.ai/v2/library/nomic-embed-text/manifests/137m-v1.5-fp16\": dial tcp 172.67.182.229:443: connect: connection refused",
+			"Error: pull model manifest: Get \"https://registry.ollama.ai/v2/library/gemma3/manifests/4b\": proxyconnect tcp: dial tcp 127.0.0.1:1080: connectex: No connection could be made because the target machine actively refused it.",
+			"Error: Head \"https://dd20bb891979d25aebc8bec07b2b3bbc.r2.cloudflarestorage.com/ollama/docker/registry/v2/blobs/sha256/89/8934d96d3f08982e95922b2b7a2c626a1fe873d7c3b06e8e56d7bc0a1fef9246/data?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=1200\": dial tcp: lookup dd20bb891979d25aebc8bec07b2b3bbc.r2.cloudflarestorage.com: no such host",
+		}},
+		{family: "near misses: a pull that goes on", bare: true, lines: []string{
+			"pulling manifest",
+			"pulling 8934d96d3f08... 100% ▕████████████████▏ 3.8 GB",
+			"verifying sha256 digest",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll, engineWordings{engine: "ollama", components: engineSweepOllamaRegistry})
+}
