@@ -214,6 +214,7 @@ var otherEngine = map[string]string{
 	"1572-vllm-worker-no-valid-attention-backend-sparse-mla-then-exits.log": VLLM,
 	"1577-benign-vllm-v1-workers-loading-model-flash-attention.log":         VLLM,
 	"1578-benign-llama-server-loader-metadata-two-cuda-devices.log":         LlamaCPP,
+	"1579-tgi-v08-sharded-refinedweb-flash-attention-kernels-p3.log":        TGI,
 	// A c10d line behind vLLM's Ray worker prefix ("(RayWorkerWrapper
 	// pid=...)"), from a platform that ran vLLM.
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": VLLM,

@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 874,
-	detected: 825,
-	cause:    726,
+	excerpts: 875,
+	detected: 826,
+	cause:    727,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
