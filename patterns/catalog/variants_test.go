@@ -150,6 +150,7 @@ var variantLimits = map[string]variantLimit{
 	"cut-80": {
 		why: "the words that tell this failure from its neighbours lie more than 80 columns after where the pattern's match begins (a second clause, an error code, a file name the family is told by), so the cut line cannot be told apart and the family's generic record or none reads it",
 		slugs: []string{
+			"ollama-registry-unreachable",
 			"aiter-hip-call-failed", "attention-backend-unsupported",
 			"c10d-client-socket-connect-failed", "c10d-server-socket-address-in-use",
 			"c10d-store-socket-wait-timeout", "chat-template-render-error",
