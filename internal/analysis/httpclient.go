@@ -36,7 +36,31 @@ func httpxServerError(msg string) bool {
 		return false
 	}
 	r = r[sp+1:]
-	return len(r) >= 4 && r[0] == '5' && isDigitByte(r[1]) && isDigitByte(r[2]) && (r[3] == ' ' || r[3] == '"')
+	return len(r) >= 4 && r[0] == '5' && isDigitByte(r[1]) && isDigitByte(r[2]) && (r[3] == ' ' || r[3] == '"') && !healthProbeURL(l[len(httpxRequestPrefix):q])
+}
+
+// healthProbePaths are the last path segments of the endpoints a client
+// polls to learn whether a server is up: a 5xx there says the server is
+// not ready yet (starting, draining), which the poller waits out, not that
+// a request failed.
+var healthProbePaths = [...]string{"health", "healthz", "health_generate", "ready", "readyz", "readiness", "live", "livez", "liveness", "ping"}
+
+// healthProbeURL reports whether req, httpx's "METHOD URL" before the
+// response's quote, asks a health or readiness endpoint
+// (healthProbePaths).
+func healthProbeURL(req string) bool {
+	u := strings.TrimSpace(req)
+	if q := strings.IndexAny(u, "?#"); q >= 0 {
+		u = u[:q]
+	}
+	u = strings.TrimRight(u, "/")
+	seg := u[strings.LastIndexByte(u, '/')+1:]
+	for _, p := range healthProbePaths {
+		if strings.EqualFold(seg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // A client that reports a request's failure in its own words names the
@@ -64,7 +88,16 @@ func httpStatusFailure(l string) bool {
 	if !httpStatusEnd(l) && (!httpxMessageEnd(l) || !httpxStatusError(l)) {
 		return false
 	}
-	return failureVerb(l) && !containsAnyOf(l, httpStatusRoutine[:])
+	return failureVerb(l) && !containsAnyOf(l, httpStatusRoutine[:]) && !earlyAttempt(l) && !headProbe(l)
+}
+
+// headProbe reports whether l reports an HTTP HEAD request: a probe of
+// whether a resource exists or changed ("common_download_file_single_online:
+// HEAD failed, status: 404" before llama.cpp uses its cached file), whose
+// error status its writer handles by doing without it.
+func headProbe(l string) bool {
+	i := strings.Index(l, "HEAD ")
+	return i >= 0 && (i == 0 || !isAlnum(l[i-1]))
 }
 
 // httpxStatusError reports whether l holds httpx's raise_for_status

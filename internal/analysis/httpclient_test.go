@@ -16,6 +16,10 @@ func TestHTTPXServerError(t *testing.T) {
 		`INFO:httpx:HTTP Request: GET http://h/ "HTTP/1.1 307 Temporary Redirect"`:                                       false,
 		`2025-04-09 12:04:36,151 - INFO - Retrying request to /chat/completions in 0.384627 seconds`:                     false,
 		`2025-04-09 12:04:36,151 - INFO - HTTP Request: POST http://h/x "HTTP/1.1 5000 Odd"`:                             false,
+		// A poll of a health or readiness endpoint while the server starts.
+		`2025-04-09 12:04:01,007 - INFO - HTTP Request: GET http://192.168.50.13/health "HTTP/1.1 503 Service Unavailable"`: false,
+		`INFO:httpx:HTTP Request: GET http://127.0.0.1:8000/v1/health/ready?verbose=1 "HTTP/1.1 503 Service Unavailable"`:   false,
+		`INFO:httpx:HTTP Request: GET http://w:30000/health_generate "HTTP/1.1 503 Service Unavailable"`:                    false,
 	} {
 		s, _ := signalledOne(t, text)
 		if got := s != ""; got != want {
@@ -73,6 +77,10 @@ func TestHTTPStatusFailure(t *testing.T) {
 		"failed with substatus 503":                                                                           false,
 		"failed, status code 4040":                                                                            false,
 		"request failed: Server error '503 Service Unavailable' for url 'http://w:8000/generate' (attempt 3)": false,
+		// An attempt below its bound, and a HEAD probe of a file.
+		"[2026-05-28 00:11:09 TP1] Prefill register attempt 1/5 failed: status 503": false,
+		"common_download_file_single_online: HEAD failed, status: 404":              false,
+		"[2026-05-28 00:11:09 TP1] Prefill register attempt 5/5 failed: status 503": true,
 		"": false,
 	} {
 		if got := httpStatusFailure(l); got != want {

@@ -37,6 +37,10 @@ var nativeWarnRoutineWords = [...]string{
 	"The client socket has failed to connect", "cannot be initialized", "cannot be retrieved",
 	"errno: 97 ", "errno: 99 ", "not yet listening",
 	"deprecated", "fall back", "falling back", "Falling back", "ignor", "skipping", "Skipping",
+	// A probe of a device that is not there (ENODEV), which the
+	// component skips for the next one, and an autotuner's candidate
+	// kernel that cannot run, which it drops from its choices.
+	"No such device", "benchmark choice",
 }
 
 // nativeWarnFailure reports whether msg, the message of a glog or c10

@@ -38,9 +38,13 @@ func TestNativeWarnFailure(t *testing.T) {
 		"[W socket.cpp:426] [c10d] The server socket has failed to listen on [::]:29500 (errno: 97 - Address family not supported by protocol).":                                                                            false,
 		"[W socket.cpp:558] [c10d] The client socket cannot be initialized to connect to [localhost]:29619 (errno: 97 - Address family not supported by protocol).":                                                         false,
 		"[W1030 12:00:00.000000000 socket.cpp:752] [c10d] The hostname of the client socket cannot be retrieved. err=-3":                                                                                                    false,
-		"W0000 00:00:1700000000.123456   12345 fork_posix.cc:77] Other threads are currently calling into gRPC, skipping fork() handlers":                                                                                   false,
-		"W20250516 09:00:52.240088 45697 topology.cpp:55] Topology discovery complete. Found 2 HCAs.":                                                                                                                       false,
-		"I0605 17:52:59.713197 178707 rdma_context.cpp:413] Failed attempts so far: 0":                                                                                                                                      false,
+		// A device probe that finds no device, an autotuner's candidate
+		// kernel dropped.
+		"W0528 00:11:09.418211  4021 rdma_context.cpp:88] ibv_open_device failed: No such device":                                                                                                         false,
+		"W0528 00:11:09.418000 4021 torch/_inductor/select_algorithm.py:2215] [0/0] Failed to benchmark choice 'triton_mm_12': out of resource: shared memory, Required: 147456, Hardware limit: 101376.": false,
+		"W0000 00:00:1700000000.123456   12345 fork_posix.cc:77] Other threads are currently calling into gRPC, skipping fork() handlers":                                                                 false,
+		"W20250516 09:00:52.240088 45697 topology.cpp:55] Topology discovery complete. Found 2 HCAs.":                                                                                                     false,
+		"I0605 17:52:59.713197 178707 rdma_context.cpp:413] Failed attempts so far: 0":                                                                                                                    false,
 	} {
 		s, sev := signalledOne(t, text)
 		if got := s != ""; got != want {

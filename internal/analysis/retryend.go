@@ -44,6 +44,21 @@ func retryEndPhrase(l string) bool {
 // the two are equal, the bound above one: "attempt 3/3", "Attempt 5 of 5",
 // "retry 2/2".
 func lastAttempt(l string) bool {
+	return numberedAttempt(l, func(n, m string) bool { return m == n && m != "1" && m != "0" })
+}
+
+// earlyAttempt reports whether l numbers an attempt below its bound
+// ("attempt 1/5", "Attempt 2 of 3", "retry 1/20"): its writer tries again.
+func earlyAttempt(l string) bool {
+	return numberedAttempt(l, func(n, m string) bool {
+		return len(n) < len(m) || len(n) == len(m) && n < m
+	})
+}
+
+// numberedAttempt reports whether l numbers an attempt against its bound
+// ("attempt N/M", "attempt N of M", "retry N/M") with numbers for which
+// the test holds, both without leading zeros.
+func numberedAttempt(l string, test func(n, m string) bool) bool {
 	for _, w := range [...]struct {
 		word string
 		rare int
@@ -65,7 +80,7 @@ func lastAttempt(l string) bool {
 				}
 			}
 			m, _ := leadingNumber(rest)
-			if m == n && m != "1" && m != "0" {
+			if m != "" && test(n, m) {
 				return true
 			}
 		}

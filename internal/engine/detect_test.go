@@ -205,6 +205,16 @@ var otherEngine = map[string]string{
 	"1386-ollama-runner-timeout-then-systemd-oom-kill-fenced.log": Ollama,
 	"1387-vllm-022-libcudart12-missing-double-traceback.log":      VLLM,
 	"1388-lmdeploy-internvl2-tm-cuda-oom-inline-prose.log":        LMDeploy,
+	// dev-16: TensorRT-LLM's C++ runtime lines, Triton's glog lines
+	// quoting its tensorrtllm backend, vLLM's worker lines and llama.cpp's
+	// loader lines under llama-server.
+	"1560-trtllm-benchmark-ls-then-error-opening-engine-file.log":           TRTLLM,
+	"1561-trtllm-llama-benchmark-error-opening-engine-file-backticks.log":   TRTLLM,
+	"1562-triton-trtllm-kv-cache-too-small-for-one-sequence-glog.log":       Triton,
+	"1572-vllm-worker-no-valid-attention-backend-sparse-mla-then-exits.log": VLLM,
+	"1577-benign-vllm-v1-workers-loading-model-flash-attention.log":         VLLM,
+	"1578-benign-llama-server-loader-metadata-two-cuda-devices.log":         LlamaCPP,
+	"1579-tgi-v08-sharded-refinedweb-flash-attention-kernels-p3.log":        TGI,
 	// A c10d line behind vLLM's Ray worker prefix ("(RayWorkerWrapper
 	// pid=...)"), from a platform that ran vLLM.
 	"467-gloo-full-mesh-ray-prefix-inline-code.log": VLLM,

@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 861,
-	detected: 812,
-	cause:    716,
+	excerpts: 880,
+	detected: 830,
+	cause:    736,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

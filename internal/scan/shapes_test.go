@@ -410,6 +410,11 @@ func utf16LE(text string) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
+	// dev-13, right as posted since the HSA fault's status line is read
+	// without ROCclr's callback words.
+	"1161-vllm-rocm-hsa-exception-rewrapped.log": {
+		"double-spaced": "the excerpt already has blank lines between its blocks, so with a blank line after every line the status name ('HSA_STATUS_ERROR_EXCEPTION:') is no longer rejoined with its description on the next line, and the sticky 'unspecified launch failure' after it leads",
+	},
 	// heldout-12, right as posted since a column console's layout is
 	// read (richlayout.go).
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {

@@ -208,9 +208,11 @@ var ollamaFatals = []engineComponent{
 			ollamaLog("ERROR", "sched.go:511", "error loading llama server", "llama-server reported out-of-memory during startup: ggml_aligned_malloc: insufficient memory (attempted to allocate 9409.00 MB)"),
 		}},
 		{family: "the runner's loader refused the model", want: "llamacpp-error-loading-model", bare: true, lines: []string{
+			"Error: llama runner process no longer running: 1 error loading model: create_tensor: tensor 'blk.0.attn_q.weight' has wrong shape",
+		}},
+		{family: "the runner's loader missed a tensor the architecture needs", want: "llamacpp-missing-tensor", bare: true, lines: []string{
 			"Error: llama runner process has terminated: error loading model: done_getting_tensors: wrong number of tensors; expected 292, got 291",
 			ollamaLog("ERROR", "sched.go:455", "error loading llama server", "llama runner process has terminated: exit status 0xc0000409 error loading model: check_tensor_dims: tensor 'output.weight' not found"),
-			"Error: llama runner process no longer running: 1 error loading model: create_tensor: tensor 'blk.0.attn_q.weight' has wrong shape",
 		}},
 		{family: "the runner aborted on a context it cannot shift", want: "llamacpp-k-shift-unsupported", bare: true, lines: []string{
 			"Nov 18 11:02:34 gpu-3 ollama[1187]: /go/src/github.com/ollama/ollama/llm/llama.cpp/src/llama.cpp:18168: Deepseek2 does not support K-shift",

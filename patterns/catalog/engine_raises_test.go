@@ -124,7 +124,7 @@ var ollamaRaises = []engineComponent{
 			"Error: pull model manifest: 412: The model you are attempting to pull requires a newer version of Ollama.",
 			"Error: pull model manifest: 412:\nThe model you are attempting to pull requires a newer version of Ollama that may be in pre-release.",
 		}},
-		{family: "the registry cannot be reached", want: "dns-resolution-failed", bare: true, lines: []string{
+		{family: "the registry cannot be reached", want: "ollama-registry-unreachable", bare: true, lines: []string{
 			`Error: pull model manifest: Get "https://registry.ollama.ai/v2/library/llama3/manifests/latest": dial tcp: lookup registry.ollama.ai on 127.0.0.53:53: server misbehaving`,
 		}},
 		{family: "the models directory is not writable", want: "ollama-models-dir-permission-denied", bare: true, lines: []string{

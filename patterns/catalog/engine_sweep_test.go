@@ -243,6 +243,20 @@ var engineSweepBuilder = []engineComponent{
 			"[TRT] [E] 4: [network.cpp::validate::2997] Error Code 4: Internal Error (Network has dynamic or shape inputs, but no optimization profile has been defined.)",
 			trtexecLog("4", "Network has dynamic or shape inputs, but no optimization profile has been defined.") + "\n[11/22/2024-13:40:47] [E] Engine could not be created from network",
 		}},
+		{family: "the build's summary with no cause before it", want: "tensorrt-engine-build-failed", bare: true, lines: []string{
+			"[06/22/2024-21:01:54] [E] Error[2]: [builder.cpp::buildSerializedNetwork::743] Error Code 2: Internal Error (Assertion engine != nullptr failed. )\n" +
+				"[06/22/2024-21:01:54] [E] Engine could not be created from network\n[06/22/2024-21:01:54] [E] Building engine failed\n" +
+				"[06/22/2024-21:01:54] [E] Failed to create engine from model or file.\n[06/22/2024-21:01:54] [E] Engine set up failed",
+			"&&&& FAILED TensorRT.trtexec [TensorRT v8600] # trtexec --onnx=GaussUpSample.onnx --saveEngine=model.plan",
+			"[2020-08-20 11:03:50   ERROR] Network validation failed.",
+			"[12/02/2024-08:14:09] [TRT-LLM] [E] Engine building failed, please check the error log.",
+			"[!] Invalid Engine. Please ensure the engine was built correctly",
+			"2022-01-06:14:53:21,root ERROR [deploy.py:67] Failed to create TensorRT engine",
+		}},
+		{family: "a cause the build's summary follows", want: "tensorrt-no-optimization-profile", bare: true, lines: []string{
+			"[2020-08-20 11:03:50   ERROR] Network has dynamic or shape inputs, but no optimization profile has been defined.\n[2020-08-20 11:03:51   ERROR] Network validation failed.",
+			"[TensorRT] ERROR: Network has dynamic or shape inputs, but no optimization profile has been defined.\n[TensorRT] ERROR: Network validation failed.",
+		}},
 		{family: "a request outside the profile", want: "tensorrt-input-shape-outside-profile", bare: true, lines: []string{
 			"[TRT] [E] 3: [executionContext.cpp::setBindingDimensions::944] Error Code 3: API Usage Error (Parameter check failed at: runtime/api/executionContext.cpp::setBindingDimensions::944, condition: profileMaxDims.d[i] >= dimensions.d[i]. Supplied binding dimension [1,4096] for bindings[0] exceed min ~ max range at index 1, maximum dimension in profile is 2048, minimum dimension in profile is 1, but supplied dimension is 4096.)",
 			tritonLog('E', "logging.cc:43", "3: [executionContext.cpp::setBindingDimensions::969] Error Code 3: API Usage Error (Parameter check failed at: runtime/api/executionContext.cpp::setBindingDimensions::969, condition: profileMinDims.d[i] <= dimensions.d[i]. Supplied binding dimension [0,3] for bindings[0] exceed min ~ max range at index 0, maximum dimension in profile is 8, minimum dimension in profile is 1, but supplied dimension is 0.)"),
@@ -251,6 +265,8 @@ var engineSweepBuilder = []engineComponent{
 		{family: "near misses: builder notices", bare: true, lines: []string{
 			trtLog("W", "Skipping tactic 0 due to insufficient memory on requested size of 1700241408 detected for tactic 0x0000000000000000."),
 			trtLog("I", "Some tactics do not have sufficient workspace memory to run. Increasing workspace size will enable more tactics, please check verbose output for requested sizes."),
+			"[12/04/2024-10:11:12] [I] Engine built in 73.4566 sec.",
+			"&&&& PASSED TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=model.onnx --saveEngine=model.plan",
 			"[TRT] [V] Constructing optimization profile number 0 [1/1].",
 			trtLog("I", "Local timing cache in use. Profiling results in this builder pass will not be stored."),
 		}},
@@ -386,4 +402,121 @@ func init() {
 	engineSweepAll = append(engineSweepAll,
 		engineWordings{engine: "trtllm", components: engineSweepTRTLLMEngineFile},
 		engineWordings{engine: "triton", components: engineSweepTRTLLMEngineFile})
+}
+
+// engineSweepTritonStatus is Triton's model status table, printed once the
+// repository is loaded: a model that failed to load shows UNAVAILABLE and
+// its reason in its row, as the 'failed to load' line says it; a cause a
+// record reads in the reason leads.
+var engineSweepTritonStatus = []engineComponent{
+	{name: "server: model status table", families: []raiseFamily{
+		{family: "a row whose model failed to load", want: "triton-model-load-failed", bare: true, lines: []string{
+			"I0110 21:30:54.920681 60 server.cc:592]\n+---------------+---------+---------------------------------------------------------+\n" +
+				"| Model         | Version | Status                                                  |\n" +
+				"+---------------+---------+---------------------------------------------------------+\n" +
+				"| <redacted> | 1       | READY                                                   |\n" +
+				"| <redacted> | 1       | UNAVAILABLE: Internal: unable to create TensorRT engine |",
+			"| inception_graphdef | 1       | UNAVAILABLE: Not found: model configuration is not provided for model 'inception_graphdef'                   |",
+		}},
+		{family: "a row whose reason a record reads", want: "cuda-ptx-unsupported-toolchain", bare: true, lines: []string{
+			"| densenet_onnx      | 1       | UNAVAILABLE: Internal: unable to create stream: the provided PTX was compiled with an unsupported toolchain. |",
+		}},
+		{family: "near misses: the table's healthy rows", bare: true, lines: []string{
+			"| Model                         | Version | Status |",
+			"| densenet_onnx                 | 1       | READY  |",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll, engineWordings{engine: "triton", components: engineSweepTritonStatus})
+}
+
+// engineSweepTGIFlash is TGI's shard refusing to shard an architecture
+// whose flash-attention models did not import, in v0.8's words (with the
+// line on the official image) and since v0.9's.
+var engineSweepTGIFlash = []engineComponent{
+	{name: "shard: flash-attention models", families: []raiseFamily{
+		{family: "v0.8's refusal, its remedy line after it", want: "tgi-sharded-requires-flash-attention", bare: true, lines: []string{
+			"NotImplementedError: Sharded RefinedWeb requires Flash Attention CUDA kernels to be installed.\n" +
+				"Use the official Docker image (ghcr.io/huggingface/text-generation-inference:latest) or install flash attention with `cd server && make install install-flash-attention`\n rank=0",
+			"2023-07-27T17:29:53.881747Z  WARN text_generation_launcher: Could not import Flash Attention enabled models: CUDA is not available\n\n" +
+				"NotImplementedError: Sharded Llama requires Flash Attention enabled models.",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll, engineWordings{engine: "tgi", components: engineSweepTGIFlash})
+}
+
+// ROCr's status string for a GPU fault names the fault wherever a report
+// carries it, not only behind ROCclr's queue callback: a user's report
+// that rewraps or quotes the status line alone (corpus 1161) is the same
+// event. Another status (an ISA the device lacks) is not a fault of this
+// record.
+func init() {
+	addExamples(nil, map[string]example{
+		"rocm-hsa-queue-aborted": {
+			match: []string{
+				"HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016",
+				"> HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
+			},
+			miss: []string{"HSA_STATUS_ERROR_INVALID_ISA: The instruction set architecture is invalid. code: 0x100f"},
+		},
+	})
+}
+
+// llama.cpp's loader missing a tensor the architecture needs, in each
+// release's words: create_tensor's (2023), check_tensor_dims's (2024),
+// and the count done_getting_tensors checks; the same loader's other
+// refusals (a tensor of the wrong shape) stay with the generic record.
+var engineSweepMissingTensor = []engineComponent{
+	{name: "llama.cpp: loader, a tensor not in the file", families: []raiseFamily{
+		{family: "each release's words for a missing tensor", want: "llamacpp-missing-tensor", bare: true, lines: []string{
+			"error loading model: create_tensor: tensor 'blk.0.attn_qkv.weight' not found\nllama_load_model_from_file: failed to load model",
+			"llama_model_load: error loading model: create_tensor: tensor 'output.weight' not found",
+			"llama_model_load: error loading model: check_tensor_dims: tensor 'blk.0.ffn_down.weight' not found\nllama_load_model_from_file: failed to load model",
+			"llm_load_tensors: ggml ctx size =    0.15 MiB\nllama_model_load: error loading model: check_tensor_dims: tensor 'token_embd.weight' not found",
+			"llama_model_load: error loading model: done_getting_tensors: wrong number of tensors; expected 149, got 147",
+		}},
+		{family: "the loader's other refusals", want: "llamacpp-error-loading-model", bare: true, lines: []string{
+			"error loading model: create_tensor: tensor 'output.weight' has wrong shape; expected  4096, 32002, got  4096, 32000,     1,     1",
+		}},
+		{family: "near misses: the loader's metadata dump", bare: true, lines: []string{
+			"llama_model_loader: - kv  22:                      training.file_version u32              = 1",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll,
+		engineWordings{engine: "llamacpp", components: engineSweepMissingTensor},
+		engineWordings{engine: "ollama", components: engineSweepMissingTensor})
+}
+
+// engineSweepOllamaRegistry is the Ollama server failing to reach the
+// model registry while pulling, in the ways its threads show: a DNS
+// lookup that fails (no such host, a timeout, a resolver that misbehaves
+// or refuses), a connection that times out or is refused, a proxy that
+// refuses, for the manifest and for a blob on the registry's store.
+var engineSweepOllamaRegistry = []engineComponent{
+	{name: "pull: registry", families: []raiseFamily{
+		{family: "a registry the server cannot reach", want: "ollama-registry-unreachable", bare: true, lines: []string{
+			"pulling manifest\nError: pull model manifest: Get \"https://registry.ollama.ai/v2/library/llama2/manifests/latest\": dial tcp: lookup registry.ollama.ai on 10.58.194.16:53: no such host",
+			"Error: pull model manifest: Get \"https://registry.ollama.ai/v2/library/deepseek-coder/manifests/33b\": dial tcp: lookup registry.ollama.ai on 8.8.8.8:53: read udp 172.17.0.2:48307->8.8.8.8:53: i/o timeout",
+			"Error: pull model manifest: Get \"https://registry.ollama.ai/v2/library/nomic-embed-text/manifests/137m-v1.5-fp16\": dial tcp 172.67.182.229:443: connect: connection refused",
+			"Error: pull model manifest: Get \"https://registry.ollama.ai/v2/library/gemma3/manifests/4b\": proxyconnect tcp: dial tcp 127.0.0.1:1080: connectex: No connection could be made because the target machine actively refused it.",
+			"Error: Head \"https://dd20bb891979d25aebc8bec07b2b3bbc.r2.cloudflarestorage.com/ollama/docker/registry/v2/blobs/sha256/89/8934d96d3f08982e95922b2b7a2c626a1fe873d7c3b06e8e56d7bc0a1fef9246/data?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=1200\": dial tcp: lookup dd20bb891979d25aebc8bec07b2b3bbc.r2.cloudflarestorage.com: no such host",
+		}},
+		{family: "near misses: a pull that goes on", bare: true, lines: []string{
+			"pulling manifest",
+			"pulling 8934d96d3f08... 100% ▕████████████████▏ 3.8 GB",
+			"verifying sha256 digest",
+		}},
+	}},
+}
+
+func init() {
+	engineSweepAll = append(engineSweepAll, engineWordings{engine: "ollama", components: engineSweepOllamaRegistry})
 }

@@ -150,6 +150,7 @@ var variantLimits = map[string]variantLimit{
 	"cut-80": {
 		why: "the words that tell this failure from its neighbours lie more than 80 columns after where the pattern's match begins (a second clause, an error code, a file name the family is told by), so the cut line cannot be told apart and the family's generic record or none reads it",
 		slugs: []string{
+			"ollama-registry-unreachable",
 			"aiter-hip-call-failed", "attention-backend-unsupported",
 			"c10d-client-socket-connect-failed", "c10d-server-socket-address-in-use",
 			"c10d-store-socket-wait-timeout", "chat-template-render-error",
@@ -208,15 +209,10 @@ var variantLimits = map[string]variantLimit{
 		},
 	},
 	"bold": {
-		why: "the pattern anchors the failure at the line's start or after a log header (a shell's report, a glog or Go logger line, an exit status); Markdown bold around the whole line hides that start, and taking a paste's Markdown off is the entry layer's work, not each record's",
+		why: "the pattern anchors the failure at the line's start or after a log header (an exit status, a Go logger line); Markdown bold around the whole line hides that start where the entry layer does not take the bold off",
 		slugs: []string{
-			"c10d-server-socket-address-in-use", "cpu-illegal-instruction", "cuda-toolkit-not-found",
-			"glibc-heap-corruption", "mooncake-master-ping-missed",
-			"mooncake-store-client-setup-failed", "nixl-ucx-backend-create-failed",
-			"nvml-query-failed", "ollama-runner-connection-lost", "process-floating-point-exception",
-			"python-name-not-defined", "scheduler-exit-code-native-crash",
-			"scheduler-exit-code-sigkill", "shell-command-not-found",
-			"shell-permission-denied", "shell-source-not-found",
+			"cpu-illegal-instruction", "cuda-toolkit-not-found",
+			"mooncake-master-ping-missed", "scheduler-exit-code-sigkill",
 		},
 	},
 	"glog": {
