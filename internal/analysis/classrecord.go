@@ -26,7 +26,7 @@ import (
 // built-in class. The records are looked up once per Analyzer.
 func (a *Analyzer) classRecord(typ string, e *entry.Entry) *patterns.Record {
 	cls := lastDotted(wrappedType(typ))
-	if cls == "" || entry.BuiltinException(cls) || libraryBaseClass(wrappedType(typ)) || anyModelClass(cls) {
+	if cls == "" || entry.BuiltinException(cls) || libraryBaseClass(wrappedType(typ)) || anyModelClass(cls) || anyStatusClass(cls) {
 		return nil
 	}
 	if a.classRecs == nil {
@@ -90,6 +90,19 @@ func samePackage(typ string, rec *patterns.Record) bool {
 // which; the message names the model.
 func anyModelClass(cls string) bool {
 	return cls == "ValidationError"
+}
+
+// anyStatusClass reports whether cls is the class an HTTP client raises for
+// every status it refuses: requests' HTTPError, huggingface_hub's
+// HfHubHTTPError and httpx's HTTPStatusError say only that a request got
+// a 4xx or 5xx answer, never which failure; the status in the message
+// does (a record about 429 or 401 reads it there).
+func anyStatusClass(cls string) bool {
+	switch cls {
+	case "HTTPError", "HfHubHTTPError", "HTTPStatusError":
+		return true
+	}
+	return false
 }
 
 // minBaseStem is the shortest name a library base class's stem must have

@@ -175,7 +175,13 @@ func messageFamily(m string) string {
 		strings.Contains(m, "connection closed by remote"),
 		strings.Contains(m, "dial tcp"), strings.Contains(m, "dial udp"), strings.Contains(m, ": connect: "),
 		strings.Contains(m, "no such host"), strings.Contains(m, "i/o timeout"), strings.Contains(m, "tls handshake timeout"),
-		strings.Contains(m, "socket creation failed"), strings.Contains(m, "address family not supported"):
+		strings.Contains(m, "socket creation failed"), strings.Contains(m, "address family not supported"),
+		strings.Contains(m, "error sending request for url"), strings.Contains(m, "error trying to connect"),
+		strings.Contains(m, "tcp connect error"), strings.Contains(m, "h2 protocol error"),
+		strings.Contains(m, "failed to recv"), strings.Contains(m, "connection was likely closed"):
+		// reqwest's, hyper's and h2's words for a request that did not
+		// get through (rustnet.go); c10d's for a store peer that
+		// closed its socket.
 		// Go's net errors ("dial tcp <addr>: connect: <errno text>",
 		// "lookup <host>: no such host", "i/o timeout") and NCCL's
 		// socket that cannot be created.
@@ -198,6 +204,11 @@ func messageFamily(m string) string {
 		strings.Contains(m, "internal server error"), strings.Contains(m, "bad gateway"),
 		strings.Contains(m, "service unavailable"), strings.Contains(m, "gateway timeout"):
 		return FamilyHTTP
+	case strings.Contains(m, "reqwest::error { kind: builder"), strings.HasPrefix(m, "builder error for url ("), strings.Contains(m, ": builder error for url ("):
+		// reqwest could not build the request from what the program
+		// gave it (a URL whose scheme it does not speak, a bad
+		// header): the configured address is wrong, not the network.
+		return FamilyConfig
 	case strings.Contains(m, "assertion failed: "):
 		// A native assert's message carried by an exception.
 		return FamilyConfig
@@ -295,7 +306,9 @@ func droppedMessage(m string) bool {
 		"remoteprotocolerror", "connection closed by peer", "peer closed connection", "incomplete chunked read",
 		// A response that did not come in time: the read, not the
 		// connect, timed out.
-		"read timed out", "readtimeout", "read timeout"} {
+		"read timed out", "readtimeout", "read timeout",
+		// c10d's TCPStore client, whose peer closed the socket.
+		"connection was likely closed"} {
 		if strings.Contains(m, k) {
 			return true
 		}

@@ -104,6 +104,35 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		!loggerHeader(e.Format) && (libraryErrorLine(FirstLine(e.Message)) || taggedFailureLine(FirstLine(e.Message)))) {
 		return SignalLevel, patterns.SeverityError
 	}
+	if l := FirstLine(e.Message); e.Level == "" && llamaLogStart(l) && llamaLogError(l) {
+		// llama.cpp's own log line at its error level (llamalog.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); (e.Level == "" && !loggerHeader(e.Format) || e.Level == "WARNING") && ibvStatusCandidate(l) && ibvStatusFailure(l) {
+		// A failed RDMA work completion's status (ibvstatus.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && ucxFatal(l) {
+		// UCX's error handler's report of what ends the process
+		// (ucxfatal.go).
+		return SignalNative, patterns.SeverityCritical
+	}
+	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && slurmCancelled(l) {
+		// Slurm's banner of a job or step cancelled for a failure
+		// (slurmbanner.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); e.Level == "" && killReport(l) {
+		// A supervisor's report of a kill for memory or of a failed
+		// child (killreport.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); e.Level == "" && exceptionQuoteCandidate(l) && exceptionQuoted(l) {
+		// A failure told with the exception that caused it, by a
+		// logger that prints no level, sglang's own among them
+		// (quotedexception.go).
+		return SignalLevel, patterns.SeverityError
+	}
 	if e.Level == "" && !loggerHeader(e.Format) && quotedFailure(FirstLine(e.Message)) {
 		// A program's diagnostic or a library's error line quoted
 		// after words of the reporter's own (quotedfailure.go).
@@ -128,12 +157,27 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 			return SignalLevel, patterns.SeverityError
 		}
 	}
+	if e.Level == "INFO" && httpxServerError(e.Message) {
+		// An HTTP client's record of a server error response
+		// (httpclient.go).
+		return SignalLevel, patterns.SeverityError
+	}
 	if (e.Level == "INFO" || e.Level == "DEBUG") && e.Format != entry.FormatUvicorn && deathReport(FirstLine(e.Message)) {
+		return SignalLevel, patterns.SeverityError
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && retryEnd(FirstLine(e.Message)) {
+		// A failure whose writer says it stopped retrying
+		// (retryend.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	if e.Format != entry.FormatUvicorn && goNetFailure(FirstLine(e.Message)) {
 		// A failure with a Go network error, logged below an error
 		// level (gonet.go).
+		return SignalLevel, patterns.SeverityError
+	}
+	if l := FirstLine(e.Message); e.Format != entry.FormatUvicorn && rustNetCandidate(l) && rustNetFailure(l) {
+		// A failure with a Rust client's error, logged below an
+		// error level (rustnet.go).
 		return SignalLevel, patterns.SeverityError
 	}
 	return "", ""
@@ -242,13 +286,13 @@ func quiet(e *entry.Entry) bool {
 			// failed call's status (statusline.go), each behind its
 			// byte test.
 			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !watchdogOrGoExit(l) && (loggerHeader(e.Format) || !goNetCandidate(l) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && exceptionQuoted(l)) && !killReport(l) && !watchdogOrGoExit(l) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
 		}
 		return true
 	case "INFO", "DEBUG":
 		// A routine line of another library may report a death
 		// (deathReport); uvicorn's access and start-up lines never do.
-		return e.Format == entry.FormatUvicorn || !deathState(e.Message) && !goNetCandidate(e.Message) && !watchdogOrGoExit(FirstLine(e.Message))
+		return e.Format == entry.FormatUvicorn || !deathState(e.Message) && !httpxServerError(e.Message) && !goNetCandidate(e.Message) && !(rustNetCandidate(e.Message) && rustNetFailure(FirstLine(e.Message))) && !watchdogOrGoExit(FirstLine(e.Message))
 	}
 	return false
 }
@@ -435,6 +479,11 @@ func nativeSeverity(e *entry.Entry) (patterns.Severity, bool) {
 			return "", false
 		}
 		return patterns.SeverityCritical, true
+	case entry.NativeC10d, entry.NativeGlog:
+		if normLevel(e.Level) == "WARNING" && nativeWarnFailure(FirstLine(e.Message)) {
+			// A warning that reports a failed call (nativewarn.go).
+			return patterns.SeverityWarning, true
+		}
 	case entry.NativeNCCL:
 		if normLevel(e.Level) == "WARNING" {
 			if msg, ok := ncclWarnMessage(FirstLine(e.Message)); ok && ncclRoutineMessage(msg) {

@@ -502,6 +502,9 @@ func TriageOf(e *entry.Entry, exc *entry.Exception) Triage {
 	if t.Family == "" && e.Traceback == nil && (e.Level == "INFO" || e.Level == "DEBUG") && deathReport(FirstLine(e.Message)) {
 		t.Family = FamilyDied
 	}
+	if t.Family == "" && e.Traceback == nil && e.Level == "" {
+		t.Family = levelLessReportFamily(FirstLine(e.Message))
+	}
 	if t.Family == "" && exc == nil && e.Traceback == nil {
 		line := FirstLine(e.Message)
 		if l, ok := summaryAcrossWrap(e); ok {

@@ -353,7 +353,7 @@ var otherEngine = map[string]string{
 	"1442-benign-vllm-v0-casting-bf16-swap-space-warnings.log":           VLLM,
 	"1443-llamacpp-compose-cuda-init-unknown-error-offload-elided.log":   LlamaCPP,
 	"1444-vllm-v1-worker-torch-oom-one-line-rank1.log":                   VLLM,
-	// Held out (heldout-21): vLLM's V0 and V1 engine, worker and API
+	// heldout-21 (development since heldout-22): vLLM's V0 and V1 engine, worker and API
 	// server lines (one behind a Compose prefix, one indented under
 	// Dynamo), TGI's launcher lines (plain and as JSON), TensorRT-LLM's
 	// bracketed builder lines and its runner's traceback, Triton's glog
@@ -370,6 +370,28 @@ var otherEngine = map[string]string{
 	"1485-trtllm-run-py-input-batch-size-exceeds-engine-limit.log":         TRTLLM,
 	"1489-benign-dynamo-vllm-v0-kv-blocks-cudagraph-capture-indented.log":  VLLM,
 	"1495-benign-tgi-json-output-args-starting-download.log":               TGI,
+	// Held out (heldout-22): vLLM's V0 and V1 engine, worker and API
+	// server lines (one behind Ray's worker prefix interleaved with an
+	// evaluation tool's traceback, one under ms-swift, one under Dynamo's
+	// serve, one under vLLM-Ascend, one as a bare command), a vLLM pod's
+	// kubectl describe block, Triton's glog lines and shell output,
+	// TensorRT-LLM's bracketed backend lines, LMDeploy's fallback warning
+	// in prose, TGI's launcher environment and Ollama's journald lines.
+	"1504-triton-source-build-failed-to-load-all-models-shell.log":              Triton,
+	"1505-triton-explicit-load-model-not-in-any-repository.log":                 Triton,
+	"1506-vllm-api-server-command-then-cuda-oom-one-line.log":                   VLLM,
+	"1509-lmdeploy-turbomind-fallback-warning-chinese-prose-pip-show.log":       LMDeploy,
+	"1512-vllm-ray-llmengine-nccl-internal-proxy-call-connect-failed.log":       VLLM,
+	"1514-benign-trtllm-backend-json-exception-optional-parameter-warnings.log": TRTLLM,
+	"1519-benign-dynamo-serve-graph-watchers-start.log":                         VLLM,
+	"1526-vllm-ascend-310p-pipeline-parallel-hccl-comm-init-failed.log":         VLLM,
+	"1532-benign-tgi-launcher-env-runtime-nvidia-smi.log":                       TGI,
+	"1534-vllm-ray-worker-client-socket-timeout-interleaved-opencompass.log":    VLLM,
+	"1537-benign-vllm-v1-server-ready-generation-config-warning-bench.log":      VLLM,
+	"1538-benign-swift-rollout-vllm-nccl-init-info-lines.log":                   VLLM,
+	"1539-benign-ollama-journald-rocm-model-fits-vram-offload.log":              Ollama,
+	"1540-benign-vllm-cpu-s390x-route-list.log":                                 VLLM,
+	"1544-k8s-get-pods-crashloopbackoff-then-describe-vllm-container.log":       VLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

@@ -448,6 +448,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	if n := a.lead.strip(base[start:end]); n > 0 {
 		start += n
 		start += wrapperPrefixesLen(base[start:end])
+		start, end = emphasisBounds(base, start, end)
 	}
 	if keep {
 		// Read first, then copied (what is read of the line lies in
@@ -540,6 +541,7 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 	if learned > 0 {
 		start += learned
 		start += wrapperPrefixesLen(base[start:end])
+		start, end = emphasisBounds(base, start, end)
 		if isBlank(base[start:end]) {
 			a.pushBlank(l, base[:start], cut)
 			return a.out

@@ -95,7 +95,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	if next[0] == ' ' {
 		if (len(next) < 2 || !isWordByte(next[1]) && strings.IndexByte("('\"", next[1]) < 0 && !spacedPath(p, next[1:]) ||
 			!isWordByte(p) && strings.IndexByte(",;)'\"", p) < 0 && !(strings.IndexByte("=<>&|+-*", p) >= 0 && strings.Count(prev, "`")%2 == 1) &&
-				!(p == ':' && isLower(next[1]) && strings.ContainsAny(tok0(prev), "./"))) && !(p == ':' && indexTupleLen(next[1:]) > 0) {
+				!(p == ':' && isLower(next[1]) && strings.ContainsAny(tok0(prev), "./"))) && !(p == ':' && indexTupleLen(next[1:]) > 0) &&
+			!(p == ':' && len(next) > 1 && next[1] != ' ' && isExceptionTypeColon(tok0(prev))) &&
+			!((p == ':' || p == '.') && len(next) > 1 && (isLower(next[1]) || isDigit(next[1])) && isTerminalWidth(width)) &&
+			!(isWordByte(p) && strings.HasPrefix(next, " : ")) {
 			// (A colon after a path or a dotted name, and one lower-case
 			// word after the space: the cut fell before the space that
 			// goes on with the message, "...libtriton_tensorrtllm.so:"
@@ -109,6 +112,17 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 			// (A colon before the index tuple it announces: the cut
 			// fell before the space between, "..., thread:" and "
 			// [63,0,0] Assertion ...", as a device assert prints them.)
+			// (An exception's type and its colon: the cut fell before
+			// the space ahead of its message, "...] RuntimeError:" and
+			// " NCCL error: ..."; see isExceptionTypeColon.)
+			// (A colon or a full stop at a terminal's default width, the
+			// stream's first cut before any teaches it, and a lower-case
+			// word or a number after the space: "...: cudaMalloc
+			// failed:" and " out of memory", "...waiting for workers."
+			// and " 1/2 workers joined.")
+			// (A word, then the " : " a writer puts between a subject and
+			// its detail, which opens no line: "...Got async event" and
+			// " : local access violation ...", as NCCL prints it.)
 			return false
 		}
 		rest, lead = next[1:], true
@@ -162,6 +176,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		isWordByte(p) && n == '=' && (len(rest) == 1 || rest[1] != '='):
 		// Punctuation that follows a token and opens no line of its own
 		// ("hpp" and ":317, ...", "details" and "), NCCL ...").
+	case p == ':' && n == ':' && len(prev) > 1 && isWordByte(prev[len(prev)-2]) && len(rest) > 1 && isLetter(rest[1]):
+		// A C++ scope's "::" cut in two ("at_npu::native:" and
+		// ":AclSetCompileopt(...)"); HIP's ":3:rocdevice.cpp" opens
+		// with a digit after its colon.
 	case isWordByte(p) && (n == '/' || n == '.') && strings.ContainsAny(tok, "./"):
 		// A path or a dotted name going on ("distributed" and "/c10d/").
 	case strings.IndexByte("<>!=", p) >= 0 && n == '=':
@@ -171,8 +189,10 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		// UnifiedReward-7b" and "-v1.5 does not ...").
 	case (n == '\'' || n == '"') && strings.Count(tok, rest[:1])%2 == 1:
 		// The quote that closes one opened in prev's last token.
-	case (p == '\'' || p == '"') && isWordByte(n) && strings.Count(tok, prev[len(prev)-1:]) == 1:
-		// Just inside a quote that prev's last token opens.
+	case (p == '\'' || p == '"') && (isWordByte(n) || n == '/' && strings.IndexByte(rest, p) > 0) && strings.Count(tok, prev[len(prev)-1:]) == 1:
+		// Just inside a quote that prev's last token opens (a path
+		// inside it when the rest closes it: "Model name '" and
+		// "/workspace/m' cannot start with a slash").
 	case p == ' ':
 		// The break fell just after a space. A writer that ends its
 		// lines in a space ends next in one too (NVSHMEM's errors),
@@ -230,10 +250,12 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	case p == '.':
 		// A decimal point ("2." and "21.5") or a dotted or slashed name
 		// ("../torch/csrc/distributed/c10d/NCCLUtils." and "hpp:317"),
-		// never the end of a sentence.
+		// never the end of a sentence; or a source file's name cut
+		// before its extension and line number ("...23:48:35 llama."
+		// and "go:459: error starting ...").
 		t := tok[:len(tok)-1]
 		decimal := t != "" && isDigit(t[len(t)-1]) && isDigit(n)
-		dotted := strings.ContainsAny(t, "./") && (isLower(n) || isDigit(n) || n == '_')
+		dotted := (strings.ContainsAny(t, "./") || isSourceExtRest(w)) && (isLower(n) || isDigit(n) || n == '_')
 		if !decimal && !dotted {
 			return false
 		}
@@ -277,10 +299,16 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	if len(w) > 1 && strings.HasSuffix(w, ":") && !lead && !quoted && !typeCut && !(p == ' ' && (isLower(w[0]) || isDigit(w[0]) || strings.HasSuffix(lastToken(prev), ":"))) &&
 		!((strings.IndexByte("./_-", p) >= 0 || strings.IndexByte("./_", n) >= 0) && strings.ContainsAny(tok, "./")) && !(len(w) == 2 && isLower(w[0]) && isLower(p)) &&
 		!(isConstantByte(p) && isConstantName(w[:len(w)-1])) && !pathNameCut(tok, rest, p, n) && !hexNumberCut(tok, w) && !urlGoesOn(tok, w) &&
-		!strings.ContainsAny(w, "'\"") && !closesParen(prev, w[:len(w)-1]) {
+		!strings.ContainsAny(w, "'\"") && !closesParen(prev, w[:len(w)-1]) && !(isLetter(p) && isLower(n) && isTerminalWidth(width) && (isWordRest(w[:len(w)-1]) || strings.IndexByte(tok, '.') >= 0 && strings.IndexByte(w, '.') >= 0)) {
 		// (A quote in the word makes it a quoted key, "sage':", never
 		// a writer's name; nor is one that closes the parenthesis prev
-		// left open, "...omitted from the respon" and "se): ...".)
+		// left open, "...omitted from the respon" and "se): ...".
+		// Nor is a lower-case word that goes on with prev's last letter
+		// when prev is as wide as a terminal is by default, the first
+		// cut of a stream before any teaches its width ("...0/2 nodes
+		// are a" and "vailable: ...", "...NPU function er" and "ror:
+		// call ..."; isWordRest), or a dotted name going on, a host's
+		// ("...lookup registry.o" and "llama.ai: i/o timeout").)
 		return false
 	}
 	if isFrameLine(prev) || isFrameLine(next) || isTracebackLine(next) ||
@@ -291,6 +319,88 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	return true
+}
+
+// terminalWidths are the widths a terminal or a console window opens at
+// and a paste of it keeps (a VT100's 80 and 132 columns, the 100, 120,
+// 160 and 200 that terminal emulators, IDE consoles and CI viewers
+// default to).
+var terminalWidths = [...]int{80, 100, 120, 132, 160, 200}
+
+// isTerminalWidth reports whether n is one of terminalWidths.
+func isTerminalWidth(n int) bool {
+	for _, w := range terminalWidths {
+		if n == w {
+			return true
+		}
+	}
+	return false
+}
+
+// toolLevelWords are the words a compiler's, a linker's or a build
+// tool's own line opens with, before a colon (its level or its name):
+// such a line is no rest of the line before.
+var toolLevelWords = [...]string{"error", "warning", "warn", "note", "info", "debug", "fatal", "critical", "trace", "panic", "help", "hint", "ninja", "make", "ld", "gcc", "nvcc", "clang"}
+
+// sourceExts are the extensions of the source files a log line names
+// with a line number ("llama.go:459", "scheduler.py:2345",
+// "rdma_context.cpp:265").
+var sourceExts = [...]string{"go", "py", "c", "cc", "cpp", "cu", "cuh", "h", "hpp", "rs", "js", "ts", "java"}
+
+// isSourceExtRest reports whether w, a line's first word, opens with a
+// source file's extension, a colon and a line number ("go:459:",
+// "cpp:265]"): the rest of a file's name a terminal cut at its dot.
+func isSourceExtRest(w string) bool {
+	i := strings.IndexByte(w, ':')
+	if i <= 0 || i+1 >= len(w) || !isDigit(w[i+1]) {
+		return false
+	}
+	for _, ext := range sourceExts {
+		if w[:i] == ext {
+			return true
+		}
+	}
+	return false
+}
+
+// isWordRest reports whether w, the word before a colon that opens a
+// line, may be the rest of a word a terminal cut: lower-case letters
+// only, and no level a compiler's or a tool's own line opens with
+// (toolLevelWords). A writer's name holds a capital, a digit or a
+// punctuation mark as often as not ("valueError", "python3", "llama.ai").
+func isWordRest(w string) bool {
+	if w == "" || isLevelWord(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !isLower(w[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLevelWord reports whether w is one of toolLevelWords, any case.
+func isLevelWord(w string) bool {
+	for _, l := range toolLevelWords {
+		if strings.EqualFold(w, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// isExceptionTypeColon reports whether tok, a line's last token, is an
+// exception's type and the colon after it ("RuntimeError:",
+// "torch.OutOfMemoryError:"): a line never ends there, since CPython
+// prints an empty message as the type alone and any other after ": ",
+// so a line that does was cut before that space.
+func isExceptionTypeColon(tok string) bool {
+	if len(tok) < len("XError:") || tok[len(tok)-1] != ':' {
+		return false
+	}
+	_, rest, ok := embeddedType(tok[:len(tok)-1])
+	return ok && rest == ""
 }
 
 // indexTupleLen returns the length of a bracketed tuple of indices at the

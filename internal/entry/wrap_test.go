@@ -34,6 +34,48 @@ func TestIsWrapBreak(t *testing.T) {
 		// Triton's backend loader, the dynamic linker.
 		{"after a library's colon, Triton", "UNAVAILABLE: Not found: unable to load shared library: /opt/tritonserver/backends/tensorrtllm/libtriton_tensorrtllm.so:", " undefined symbol: _ZNK12tensorrt_llm8executor8Response11getErrorMsgB5cxx11Ev", true},
 		{"after a library's colon, ld.so", "python3: error while loading shared libraries: /usr/local/lib/python3.10/dist-packages/torch/lib/libcudart.so.12:", " cannot open shared object file: No such file or directory", true},
+		// A cut before the space after an exception's type and its
+		// colon, behind several writers' headers: a line never ends
+		// there (CPython prints an empty message as the type alone).
+		{"after an exception's colon, vLLM", "(VllmWorkerProcess pid=92) ERROR 07-29 13:23:24 multiproc_worker_utils.py:226] RuntimeError:", " NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)", true},
+		{"after an exception's colon, dotted", "[2025-01-16 10:11:13 TP0] Scheduler hit an exception: vllm.v1.engine.exceptions.EngineDeadError:", " EngineCore encountered an issue. See stack trace (above) for the root cause.", true},
+		{"after an exception's colon, a quoted key", "[rank3]: 2025-03-06 05:11:35,638 - sglang - ERROR - the detokenizer failed on request 42: KeyError:", " 'dc49ad867dc144249f'", true},
+		{"after an exception's colon, torch", "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB. torch.OutOfMemoryError:", " CUDA out of memory.", true},
+		{"a bare Error: is no type", "2025-06-06T19:02:40.751Z ERROR dynamo_run::subprocess: the worker printed the following message and Error:", " see the log above", false},
+		{"an exception's colon before an indented block", "[2025-01-16 10:11:13 TP0] the model runner failed to load the checkpoint shards; pydantic ValidationError:", "  field required (type=value_error.missing)", false},
+		// A stream's first cut at a terminal's default width, inside a
+		// word whose rest ends in a colon (the scheduler's event, CANN's
+		// and Triton's errors, a Python message); at another width,
+		// before a tool's level or a name with a capital, a line of
+		// its own.
+		{"inside a word at 80, k8s event", "  Warning  FailedScheduling  3s (x5 over 9s)  default-scheduler  0/6 nodes are a", "vailable: 3 node(s) didn't match node selector, 6 Insufficient nvidia.com/gpu.", true},
+		{"inside a word at 100, CANN", "RuntimeError: arange_out_op_api:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:36 NPU function er", "ror: call aclnnArange failed, error code is 561103", true},
+		{"inside a word at 120, Python", "[2025-01-16 10:11:13 TP0] ValueError: The model's max seq len (32768) is larger than the maximum number of KV cached tok", "ens: 21456 in the cache. Try increasing the memory fraction.", true},
+		{"inside a word at another width", "RuntimeError: arange_out_op_api:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:36 NPU function e", "rror: call aclnnArange failed", false},
+		{"a tool's level at 100", "[2025-01-16 10:11:13] building the extension sgl_kernel for the current device and its compute capab", "error: unsupported GPU architecture 'compute_120a'", false},
+		{"a tool's name at 80", "[2025-01-16 10:11:13] Compiling the CUDA extension in the build directory of the", "ninja: build stopped: subcommand failed.", false},
+		// Cuts a stream's first line at a terminal's default width
+		// leaves: before the space after a colon (ggml's allocation
+		// failure, a Go client's error), at a source file's dot (Go's
+		// log, glog), inside a dotted host name, just inside a quote
+		// before the path it holds.
+		{"before the space after a colon at 100, ggml", "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: cudaMalloc failed:", " out of memory", true},
+		{"before the space after a colon at 80, Go", "Error: pull model manifest: Get \"https://registry.ollama.ai/v2/qwen/\": dial tcp:", " lookup registry.ollama.ai: no such host", true},
+		{"before the space after a colon at another width", "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: cudaMalloc faile:", " out of memory", false},
+		{"at a source file's dot, Go's log", "Dec 24 23:48:35 dolphin-virtual-machine ollama[3974]: 2023/12/24 23:48:35 llama.", "go:459: error starting llama runner: llama runner process has terminated", true},
+		{"at a source file's dot, vLLM", "vllm-openai-server-11  | (EngineCore_DP0 pid=312456) ERROR 05-28 00:11:09 [core.", "py:396] EngineCore failed to start.", true},
+		{"a sentence's end before a word", "[2025-01-16 10:11:13] The scheduler finished the warmup and is ready to serve requests now.", "go: the next step", false},
+		{"inside a dotted host name at 120", "Error: pull model manifest: Get \"https://registry.ollama.ai/v2/library/qwen/manifests/0.5b\": dial tcp: lookup registry.o", "llama.ai: i/o timeout", true},
+		{"just inside a quote before a path", "2025-04-28T06:54:25.745Z ERROR dynamo_runtime::worker: Application shutdown with error: Model name '", "/workspace/qwenmodel' cannot start with a slash", true},
+		{"a quote then a path of its own", "2025-04-28T06:54:25.745Z ERROR dynamo_runtime::worker: Application shutdown with error: Model name '", "/usr/bin/ld: cannot find -lcuda", false},
+		// A full stop at a terminal's width before a number; a C++
+		// scope's "::" cut in two (torch_npu's error), not HIP's level
+		// column; NCCL's " : " before the event it names.
+		{"a full stop at 80 before a number", "torch.distributed.DistStoreError: Timed out after 6 seconds waiting for workers.", " 1/2 workers joined.", true},
+		{"a full stop at another width before a number", "torch.distributed.DistStoreError: Timed out after 6 seconds waiting fororkers.", " 1/2 workers joined.", false},
+		{"inside a C++ scope", "RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error: at_npu::native:", ":AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001", true},
+		{"HIP's level column is no scope", ":0:rocdevice.cpp            :2992: 1 us:  Callback: Queue 0x7d aborting with error : HSA_STATUS_ERROR_EXCEPTION:", ":1:rocdevice.cpp            :2993: 2 us:  Callback: Queue 0x7e aborting", false},
+		{"before NCCL's ' : '", "> node201:127799:127863 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_0:1 Got async event", " : local access violation work queue error", true},
 		{"an indented block a colon announces", "RuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM at /models/qwen2/model.safetensors.index.json:", "  Missing key(s) in state_dict: \"lm_head.weight\"", false},
 		// A dict's key cut inside it: its quote and colon are no
 		// writer's name.
@@ -357,6 +399,7 @@ func FuzzIsWrapBreak(f *testing.F) {
 	f.Add("(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers (tasks ", "/ actors) killed due to memory pressure (OOM)")
 	f.Add("[2025-03-10 14:17:52 TP6] Ignore import error when loading sglang.srt.models.deepseek_v2. Command ", "'['/usr/bin/gcc', '-O3', ")
 	f.Add("/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1500: indexSelectSmallIndex: block: [32,0,0], thread:", " [63,0,0] Assertion `srcIndex < srcSelectDimSize` failed.")
+	f.Add("(VllmWorkerProcess pid=92) ERROR 07-29 13:23:24 multiproc_worker_utils.py:226] RuntimeError:", " NCCL error: unhandled system error")
 	f.Fuzz(func(t *testing.T, prev, next string) {
 		if n := indexTupleLen(next); n < 0 || n > len(next) || n > 0 && (next[0] != '[' || next[n-1] != ']' || strings.Trim(next[1:n-1], "0123456789,") != "") {
 			t.Fatalf("indexTupleLen(%q) = %d", next, n)

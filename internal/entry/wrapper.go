@@ -68,14 +68,30 @@ func wrapperSpan(s string) (base string, start, end int) {
 		}
 		inner := s
 		lead := 0
-		if len(s) > 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' {
-			lead = 2 // a list item's marker before the span
+		if len(s) > 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+' || s[0] == '>') {
+			// A blockquote's or a list item's markers before the markup
+			// (markup.go).
+			lead = markupLeadLen(s)
 		}
-		if len(s) > lead && s[lead] == '`' {
-			if open, close := paddedSpan(s[lead:]); open > 0 {
-				// A whole line quoted in a padded span: read what it
-				// quotes, its own quotes too.
-				start, inner = lead+open, s[:lead+close]
+		if len(s) > lead {
+			switch s[lead] {
+			case '`':
+				if open, close := paddedSpan(s[lead:]); open > 0 {
+					// A whole line quoted in a padded span: read what it
+					// quotes, its own quotes too.
+					start, inner = lead+open, s[:lead+close]
+				}
+			case '_', '*', '~':
+				if open, close := emphasisSpan(s[lead:]); open > 0 {
+					// A whole line in Markdown emphasis: read what it
+					// emphasises.
+					start, inner = lead+open, s[:lead+close]
+				}
+			case '<':
+				// A page's source: the tags its code block opens with.
+				if n := htmlOpenTagsLen(s[lead:]); n > 0 {
+					start = lead + n
+				}
 			}
 		}
 		start += wrapperPrefixesLen(inner[start:])
@@ -86,7 +102,10 @@ func wrapperSpan(s string) (base string, start, end int) {
 		// Most lines end in none of these bytes and take this one test.
 		t = trimWrapperSuffixes(s, start, t)
 	}
-	return s, start, start + len(t)
+	// Emphasis inside the prefixes a log's plumbing added, or inside a
+	// code span (markup.go).
+	start, end = emphasisBounds(s, start, start+len(t))
+	return s, start, end
 }
 
 // paddedSpan finds a code span around a whole line that opens with a
@@ -110,8 +129,8 @@ func paddedSpan(s string) (open, close int) {
 // endsSpecial marks the last bytes trimWrapperSuffixes may remove
 // something at: a CR, a pager's "^M", a code span's closing quote or the
 // punctuation after it (isSpanTail; 0xa6 ends "…"), a Ray dedup
-// suffix's "]".
-var endsSpecial = [256]bool{'\r': true, 'M': true, '`': true, ']': true, '.': true, ',': true, ':': true, ';': true, ' ': true, 0xa6: true}
+// suffix's "]", a page's end tag's ">" (markup.go).
+var endsSpecial = [256]bool{'\r': true, 'M': true, '`': true, ']': true, '.': true, ',': true, ':': true, ';': true, ' ': true, 0xa6: true, '>': true}
 
 // trimWrapperSuffixes removes from t, the text of s after its prefixes
 // (s[start:]), what wrapperSpan strips at a line's end: a trailing CR,
@@ -123,6 +142,11 @@ func trimWrapperSuffixes(s string, start int, t string) string {
 		// The CR as a pager or an editor shows it ("cat -v", vim), pasted
 		// as the two characters "^M".
 		t = t[:n-2]
+	}
+	if t != "" && t[len(t)-1] == '>' {
+		// A page's source ends the line with a break or the closing
+		// tag of its code block (markup.go).
+		t = trimHTMLEndTags(t)
 	}
 	if start > 0 && t != "" && t[len(t)-1] != '`' && strings.IndexByte(s[:start], '`') >= 0 {
 		// A code span a paste opened among the line's prefixes closes

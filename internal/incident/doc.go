@@ -40,7 +40,8 @@
 // after the server's own line of it (echo.go) and a program's
 // UnboundLocalError after the failure it caught and went on from
 // (swallowed.go), the sticky errors of a device that faulted after the
-// first report of the fault (fault.go), the code error that names what a
+// first report of the fault, a native line no record names among them
+// (fault.go), the code error that names what a
 // failed import should have defined (imported.go), and a caller's cut
 // traceback after the consequence line it re-raises (fold.go); a wrapper
 // that names its component's remedy leads the code error it quotes
@@ -54,7 +55,13 @@
 // consequence, with no failure before it, began the crash, and the failure
 // its own code reports after it joins it; so does the device crash or
 // collective failure a process reports after its interconnect failed
-// (lower.go). Which signal
+// (lower.go). A native event is led by its first line when that line says
+// what failed and no record names it: a record naming a later line of the
+// same library, or the process's death after it, joins it (nativefirst.go);
+// NCCL's first WARN line of a chain leads the consequence lines after it,
+// and a chain of one process's consequence lines is led by its first
+// (fold.go); a library's line that only says its task failed yields to its
+// line after it that says why (generic.go). Which signal
 // of a burst leads follows one documented order of classes (cause,
 // failure, generic line, fragment, consequence, wrapper; rank.go), read
 // from the record's role and the diagnosis, never from which record it is.

@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -17,7 +18,10 @@ import (
 // record (any cause a record tags for the device: a crash, the runtime's
 // queue abort, a kernel the device could not run), in the same source,
 // within its burst and within a few lines of it (borrowedGap), is listed
-// in the earlier one's incident, which leads and takes its exception. Two faults far apart in a source, or of two
+// in the earlier one's incident, which leads and takes its exception. So
+// is one printed after a native line no record names that says what
+// failed on the device (firstReportOf): a kernel's failed assertion, a
+// library's located status, a dispatch kernel's timeout. Two faults far apart in a source, or of two
 // sources, stay apart; so do an out of memory (the device is alive), a
 // kernel's assertion (the data was wrong, not the device) and a network
 // failure, which the other rules order.
@@ -86,5 +90,41 @@ func (g *Grouper) faultBefore(o *Occurrence, b burst) *group {
 			best = c
 		}
 	}
+	for _, m := range g.sourceMembers(g.failBySource, sourceKey{b.scope, b.source}) {
+		c := m.gr
+		if !firstReportOf(c, o, b) || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
 	return best
+}
+
+// firstReportOf reports whether c, an open incident of o's source, is the
+// first report of the device fault the classified crash o, of burst b,
+// reports again, in a wording no record has: a native library's line (a
+// kernel's failed assertion, a communication library's located status, a
+// trap's timeout) that says what failed, unannounced yet, an error or
+// worse, printed at most borrowedGap bytes before o by the same process
+// and rank. A device that trapped in a kernel answers every later call
+// with "unspecified launch failure" or "an illegal memory access": the
+// line before says why. A line of the process's death ("terminate called
+// after throwing an instance of ...", faulthandler's, the shell's) says
+// how it ended, never what failed first. inBurst is the caller's.
+func firstReportOf(c *group, o *Occurrence, b burst) bool {
+	return c.Native && c.Settling && c.Alert.Record.ID == "" && !c.Consequence && !c.Fragment && !c.Generic && canBeRoot(c) &&
+		c.NativeKind != entry.NativeCompiler && !deathShape(c.NativeKind) && c.End <= b.off && b.off-c.End <= borrowedGap && sameProcess(c.Process, o.Process) &&
+		(c.Alert.FirstRank == "" || o.Rank == "" || c.Alert.FirstRank == o.Rank) && !vagueNative(lineOf(c))
+}
+
+// deathShape reports whether the native shape kind is a process's death:
+// C++'s terminate, Python's faulthandler, the shell's report of a signal.
+func deathShape(kind string) bool {
+	switch kind {
+	case entry.NativeTerminate, entry.NativeFaulthandler, entry.NativeShell:
+		return true
+	}
+	return false
 }

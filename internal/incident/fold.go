@@ -196,7 +196,7 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 			continue
 		}
 		switch {
-		case canBeRoot(m.gr) && g.correlated(m.gr.At, at) || g.raisedJustBefore(m.gr, at):
+		case canBeRoot(m.gr) && g.correlated(m.gr.At, at) || g.raisedJustBefore(m.gr, at) || g.beganAtWarn(from, m.gr, at):
 			cands = append(cands, m.gr)
 		case canBeRoot(m.gr) && g.printedBefore(m.gr, from, at):
 			after = append(after, m.gr)
@@ -767,10 +767,26 @@ func leadsConsequences(a, b *group) bool {
 	if ia, ib := len(a.Alert.Record.Solutions) > 0, len(b.Alert.Record.Solutions) > 0; ia != ib {
 		return ia
 	}
+	if oneChain(a, b) {
+		// One process's chain of native lines: the first says what
+		// failed, the later ones what that broke.
+		return a.beganBefore(b)
+	}
 	if ra, rb := sinks.SeverityRank(a.Alert.Record.Severity), sinks.SeverityRank(b.Alert.Record.Severity); ra != rb {
 		return ra > rb
 	}
 	return a.beganBefore(b)
+}
+
+// oneChain reports whether the native incidents a and b are lines of one
+// process's chain: the same library (native shape), source and process,
+// printed within a few lines of each other (borrowedGap). NCCL reports a
+// failed receive ("Call to recv from <peer> failed : Broken pipe"), then
+// its proxy's failed operation for it, each a consequence record's line:
+// the first is what happened, whichever record is more severe.
+func oneChain(a, b *group) bool {
+	return a.Native && b.Native && a.NativeKind != "" && a.NativeKind == b.NativeKind && a.Source == b.Source &&
+		a.Process != "" && a.Process == b.Process && gapBetween(a.Off, a.End, b.Off, b.End) <= borrowedGap
 }
 
 // Holds reports whether alert a is the incident of fingerprint fp, or the
@@ -1334,7 +1350,59 @@ func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
 // consequence's.
 func beganEvent(x *group, off int64, at time.Time) bool {
 	ahead := x.Off < off || x.Off == off && x.At.Before(at)
-	return ahead && canBeRoot(x) && !x.vagueHeadline()
+	return ahead && (canBeRoot(x) || reportsAtWarn(x) && !vagueNative(lineOf(x))) && !x.vagueHeadline()
+}
+
+// beganAtWarn reports whether the open incident x, a failure reported at
+// WARN by a library that reports its failures so (reportsAtWarn), began
+// the event of the native consequence from at at: a line of the same
+// source and library printed before it, within the settle time, that says
+// what went wrong (beganEvent). The consequence is then x's, as it would
+// be an error line's.
+func (g *Grouper) beganAtWarn(from eventOf, x *group, at time.Time) bool {
+	return from.native && from.source != "" && x.Source == from.source && from.kind == x.NativeKind && x.Alert.Record.ID == "" &&
+		reportsAtWarn(x) && g.correlated(x.At, at) && beganEvent(x, from.off, at)
+}
+
+// warnEventBefore returns, for the unclassified line gen (fingerprint id)
+// of a library that reports its failures at WARN (reportsAtWarn), the
+// open incident of the same library's unclassified line that began its
+// event: printed before it in the same source, by the same process, within
+// a few lines (borrowedGap) and the settle time, saying what went wrong.
+// NCCL's proxy reports "Error encountered progressing operation", then
+// "Failed to execute operation" for the same connection: one event, led
+// by its first line, as when a record names that line. Nil when there is
+// none.
+func (g *Grouper) warnEventBefore(gen *group, id string) *group {
+	if !reportsAtWarn(gen) || gen.Alert.Record.ID != "" || gen.Source == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.members(g.genByScope, gen.Scope) {
+		c := m.gr
+		if m.id == id || c.Alert.Record.ID != "" || c.NativeKind != gen.NativeKind || c.Source != gen.Source || !reportsAtWarn(c) ||
+			!sameProcess(c.Process, gen.Process) || c.End > gen.Off || gen.Off-c.End > borrowedGap ||
+			gen.At.After(c.last().Add(g.opts.Settle)) || c.vagueHeadline() || vagueNative(lineOf(c)) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// reportsAtWarn reports whether gr is the incident of a native line of a
+// library that reports its failures at WARN: NCCL prints a call that
+// failed ("Call to ibv_create_cq failed", "Error while attaching to shared
+// memory segment") as a WARN line, the first of its chain, and the lines
+// after it (its proxy's "Failed to execute operation", its socket's
+// "Connection closed by remote peer") as WARN lines too. Only the failure
+// reports of its WARN lines are signals at all (analysis), so the first
+// one of an event began it as an error line would.
+func reportsAtWarn(gr *group) bool {
+	return gr.Native && gr.NativeKind == entry.NativeNCCL && !gr.Consequence &&
+		sinks.SeverityRank(gr.Alert.Record.Severity) >= sinks.SeverityRank("warning")
 }
 
 // vagueHeadline reports whether gr's headline only says that something

@@ -402,6 +402,55 @@ func (g *Grouper) earlierFailure(gen *group, id string) *group {
 	return c
 }
 
+// saidAfter returns, for the unclassified native line gen (fingerprint
+// id) that only says something failed (vagueNative: a transfer engine's
+// "Transfer failed for task1", logged at each retry), the unclassified
+// line of the same library, source and burst, printed after it, that says
+// what failed and why (statesWhy: "TcpTransport: ASIO exception: connect:
+// Connection refused"): the earliest such one still settling. The library reports
+// the task's failure as it happens and its cause when the layer below
+// gives up; the cause leads, and gen is listed in its incident. Nil when
+// gen says more or there is none.
+func (g *Grouper) saidAfter(gen *group, id string) *group {
+	if !gen.Native || gen.Generic || gen.Alert.Record.ID != "" || gen.NativeKind == "" || gen.Source == "" || !vagueNative(lineOf(gen)) {
+		return nil
+	}
+	b := burstOf(gen)
+	var best *group
+	for _, m := range g.sourceMembers(g.failBySource, causeKey(gen)) {
+		c := m.gr
+		if m.id == id || !c.Native || c.NativeKind != gen.NativeKind || !c.Settling || !canBeRoot(c) || !gen.beganBefore(c) ||
+			!g.inBurst(c, b) || !statesWhy(lineOf(c)) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// saysWhatFailedAfter reports whether the unclassified native occurrence o says
+// what failed where the settling unclassified line c of the same library,
+// printed before it, only said that something failed (see saidAfter).
+func saysWhatFailedAfter(o *Occurrence, c *group) bool {
+	if !o.Native || o.Generic || o.Alert.Record.ID != "" || o.NativeKind == "" || !c.Native || c.NativeKind != o.NativeKind ||
+		!c.Settling || c.Alert.Record.ID != "" || !vagueNative(lineOf(c)) {
+		return false
+	}
+	o.Complete()
+	return statesWhy(lineOfAlert(&o.Alert))
+}
+
+// statesWhy reports whether the native line says what failed and why: not
+// only that something failed (vagueNative), and with a detail after a
+// colon, as libraries write their reasons ("TcpTransport: ASIO exception:
+// connect: Connection refused"); a retry's summary ("transfer_incomplete
+// max_attempts=3") gives none.
+func statesWhy(line string) bool {
+	return !vagueNative(line) && strings.Contains(nativeMessage(line), ": ")
+}
+
 // claimGenerics folds into the new classified cause gr the settling
 // generic incidents of its burst.
 func (g *Grouper) claimGenerics(cause *group) {
@@ -469,10 +518,20 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 			cause = g.earlierFailure(gen, id)
 		}
 		if cause == nil {
+			// A line that only says its task failed, before its
+			// library's line that says what failed.
+			cause = g.saidAfter(gen, id)
+		}
+		if cause == nil {
 			// c10d's "Stack trace of the failed collective not found"
 			// beside its "failure detected by watchdog": a detail of
 			// the consequence's event.
 			cause = g.detailOf(gen, id)
+		}
+		if cause == nil {
+			// NCCL's next WARN line of the event its first WARN line
+			// began (see fold.go).
+			cause = g.warnEventBefore(gen, id)
 		}
 		if cause == nil {
 			// A line that only says its task failed, beside a line of

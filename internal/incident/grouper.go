@@ -651,7 +651,12 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				// on the dead context (see fault.go).
 				f.fold(*o, now, &g.stats)
 				f.spanTo(o.Offset, o.EndOffset)
-				f.takeFrom(&o.Alert, false)
+				if f.Alert.Record.ID != "" {
+					// A first report no record names keeps its
+					// own line, which says more than the crash's
+					// exception.
+					f.takeFrom(&o.Alert, false)
+				}
 				g.touch(f)
 				return nil
 			}
@@ -660,6 +665,12 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 			// A generic line, or a native line of an event whose first
 			// line no record names either.
 			cause = g.findFailure(b, "")
+			if cause != nil && saysWhatFailedAfter(o, cause) {
+				// Its library's line that says what failed, after
+				// the line that only said its task failed: it
+				// leads (saidAfter).
+				cause = nil
+			}
 			if cause != nil && cause.Settling && relaysUnread(cause, o.Offset) && o.Offset-cause.End <= borrowedGap &&
 				detailOccurrence(o) {
 				// The CANN block names the cause of the exception

@@ -37,7 +37,13 @@ import (
 // quoted.go). A build's lines are read the other way round: the build
 // tool names the step that failed first ("FAILED: cpu_adam.o") and the
 // compiler's diagnostic after it says why, so compiler lines
-// (entry.NativeCompiler) are left to the rules before.
+// (entry.NativeCompiler) are left to the rules before. The process's death
+// (faulthandler's "Fatal Python error: Segmentation fault", the shell's
+// "Aborted (core dumped)") ends any library's event and names none of its
+// own, so it is such a later line after a first line of any library
+// (diesOf). Whether a first line only says that something failed is read
+// on its message too, past the prefix that names its host and file
+// (vagueNative).
 
 // eventBegunBefore returns the incident of the unclassified native line
 // that began the event the classified native occurrence o, of burst b,
@@ -53,7 +59,7 @@ func (g *Grouper) eventBegunBefore(o *Occurrence, b burst) *group {
 		for _, m := range members {
 			c := m.gr
 			if !beganNativeEvent(c, b, o.Process) || c.Alert.FirstRank != "" && o.Rank != "" && c.Alert.FirstRank != o.Rank ||
-				!g.inBurst(c, b) || analysis.VagueFailure(lineOf(c)) || endsOpen(lineOf(c)) || goesOnIn(lineOf(c), later) ||
+				!g.inBurst(c, b) || vagueNative(lineOf(c)) || endsOpen(lineOf(c)) || goesOnIn(lineOf(c), later) ||
 				analysis.QuotesOutput(cmp.Or(c.Alert.Entry, lineOf(c))) {
 				continue
 			}
@@ -76,7 +82,7 @@ func (g *Grouper) eventBegunBefore(o *Occurrence, b burst) *group {
 // The cheap tests only; inBurst and the headline's vagueness are the
 // caller's.
 func beganNativeEvent(c *group, b burst, process string) bool {
-	return c.Native && c.NativeKind == b.kind && c.Source == b.source && c.Alert.Record.ID == "" && !c.Consequence && !c.Fragment &&
+	return c.Native && (c.NativeKind == b.kind || diesOf(b.kind, c.NativeKind)) && c.Source == b.source && c.Alert.Record.ID == "" && !c.Consequence && !c.Fragment &&
 		c.Settling && (c.Process == "" || process == "" || c.Process == process) &&
 		c.End <= b.off && b.off-c.End <= borrowedGap &&
 		sinks.SeverityRank(c.Alert.Record.Severity) >= sinks.SeverityRank("warning")
@@ -126,3 +132,80 @@ func endsOpen(line string) bool {
 
 // openWords are the words no message ends with: what follows them was cut.
 var openWords = [...]string{"for", "to", "of", "in", "on", "at", "with", "by", "from", "the", "a", "an", "and", "or"}
+
+// diesOf reports whether a classified line of native shape later, printed
+// after an unclassified native line of shape first, is the process's death
+// that ends first's event: Python's faulthandler ("Fatal Python error:
+// Segmentation fault") or the shell ("Aborted (core dumped)") says how the
+// process died, after any library's line that says why (a UCX error, a
+// kernel's failed assertion), and names no library of its own. A compiler's
+// diagnostic is a build's, never a running process's.
+func diesOf(later, first string) bool {
+	switch later {
+	case entry.NativeFaulthandler, entry.NativeShell:
+		return first != "" && first != entry.NativeCompiler
+	}
+	return false
+}
+
+// vagueNative reports whether the native line only says that something
+// failed (analysis.VagueFailure), read on the whole line and on its
+// message after the library's level word: "NCCL WARN Operation failed"
+// and "UCX  ERROR send failed" say no more than their message does,
+// whatever their prefix names (a host, a pid, a source file). A message
+// that names the call that failed (an identifier: "Call to ibv_create_cq
+// failed") or goes on past a few words ("... with error Cannot allocate
+// memory") or names its reason in words (givesReason) says what failed.
+func vagueNative(line string) bool {
+	msg := nativeMessage(line)
+	if givesReason(msg) {
+		return false
+	}
+	if analysis.VagueFailure(line) {
+		return true
+	}
+	return !strings.ContainsRune(msg, '_') && len(strings.Fields(msg)) <= maxVagueNativeWords && analysis.VagueFailure(msg)
+}
+
+// givesReason reports whether msg names its reason in words: "Failed to
+// mount segment due to rpc error".
+func givesReason(msg string) bool {
+	return strings.Contains(msg, " due to ") || strings.Contains(msg, " because ")
+}
+
+// maxVagueNativeWords is the most words a native message that only says
+// something failed has ("Operation failed", "UCX send failed for peer").
+const maxVagueNativeWords = 5
+
+// nativeMessage is the message of a native library's line: what follows
+// its level word (NCCL's "WARN", UCX's "ERROR", padded or not) or, in a
+// glog line, its location's closing bracket; the whole line when it has
+// neither.
+func nativeMessage(line string) string {
+	line = firstLine(line)
+	for _, level := range [...]string{" WARN ", " ERROR ", " FATAL "} {
+		if i := strings.Index(line, level); i >= 0 {
+			return strings.TrimSpace(line[i+len(level):])
+		}
+	}
+	if glogHeader(line) {
+		if i := strings.Index(line, "] "); i >= 0 {
+			return strings.TrimSpace(line[i+2:])
+		}
+	}
+	return line
+}
+
+// glogHeader reports whether line opens with glog's level letter and
+// date ("E0115 05:20:19.945159").
+func glogHeader(line string) bool {
+	if len(line) < 6 || !strings.ContainsRune("IWEF", rune(line[0])) {
+		return false
+	}
+	for _, c := range []byte(line[1:5]) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return line[5] == ' '
+}

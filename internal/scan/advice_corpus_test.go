@@ -78,10 +78,12 @@ var knownGenericAdvice = map[string]string{
 	// heldout-19 (development since heldout-20): measured blind, not tuned to.
 	// heldout-20 (development since heldout-21): measured blind, not tuned to.
 	"1445-dynamo-served-model-name-cannot-start-with-slash.log": "held out: Dynamo's 'Application shutdown with error: Model name '...' cannot start with a slash' leads unclassified with no phase or component to advise from",
-	// Held out (heldout-21): measured, not tuned to.
-	"1455-vllm-v0-negative-kv-cache-traceback-cut-rank0.log":                "held out: the cut traceback leads unclassified at vLLM V0's 'Maximum concurrency for 4096 tokens per request: 0.00x' line, whose last frame is the user's own factory, with no phase or component to advise from",
+	// heldout-21 (development since heldout-22): measured blind, not tuned to.
 	"1462-transformerlab-llamacpp-failed-to-load-model-from-file-prose.log": "held out: the plugin's one-line 'Error: Failed to load model from file: ...' leads unclassified with no phase or component to advise from",
 	"1485-trtllm-run-py-input-batch-size-exceeds-engine-limit.log":          "held out: TensorRT-LLM's runner 'RuntimeError: Input batch size (2) exceeds the engine limit (1)' leads unclassified with no phase or component to advise from",
+	// Held out (heldout-22): measured, not tuned to.
+	"1531-triton-client-grpc-stub-not-healthy-indented-traceback.log":    "held out: tritonclient's 'InferenceServerException: [StatusCode.INTERNAL] Failed to process the request(s) for model instance ..., message: Stub process is not healthy.' leads unclassified with no phase or component to advise from",
+	"1536-optimum-nvidia-trt-engine-build-failed-indented-traceback.log": "held out: optimum-nvidia's 'RuntimeError: TRT Engine build failed... Please check the logs and open up an issue.' leads unclassified with no phase or component to advise from",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

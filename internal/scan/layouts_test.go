@@ -165,6 +165,11 @@ var knownLayoutMisses = map[string]map[string]string{
 	// tuned to; first read by this test once heldout-21 was held out.
 	"1415-k8s-gpu-operator-crashloop-last-state-oomkilled.log": under("with a backtick before the describe block's first line (after pm2's prefix, opening the line or as a span), the waiting state's 'Reason:       CrashLoopBackOff' leads under k8s-container-crashloop, ahead of the last state's OOMKilled, as behind the prefixes of knownShapeMisses",
 		"pm2-after-backtick", "backtick-open", "backtick-span"),
+	// heldout-21 (development since heldout-22): measured blind, not
+	// tuned to; first read by this test once heldout-22 was held out.
+	"1468-trtllm-gpt-attention-plugin-scratch-space-backtick-open.log": {
+		"fold-s-100": "folded at 100 columns inside the plugin node's layer path, TensorRT's '[E] 4: Internal error' line loses 'requires … bytes of scratch space' to a continuation that is not rejoined, so the line leads unclassified",
+	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read

@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 827,
-	detected: 763,
-	cause:    657,
+	excerpts: 856,
+	detected: 808,
+	cause:    713,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

@@ -334,7 +334,7 @@ var mooncakeTransferMetadata = vocabulary{
 		{"Failed to set location of 10.0.0.7:15002", "", "", "mooncake-metadata-server-unreachable"},
 		{"Corrupted segment descriptor, name 10.0.0.7:15002 protocol rdma", "", "", "mooncake-segment-descriptor-invalid"},
 		{"Unsupported segment descriptor, name 10.0.0.7:15002 protocol nvlink", "", "", "mooncake-segment-descriptor-invalid"},
-		{"Failed to register segment descriptor, name 10.0.0.7:15002 protocol rdma", "", "", "mooncake-segment-descriptor-invalid"},
+		{"Failed to register segment descriptor, name 10.0.0.7:15002 protocol rdma", "", "", "mooncake-metadata-server-unreachable"},
 		{"EtcdStoragePlugin: JSON parse error: * Line 1, Column 1 Syntax error", "", "", "mooncake-segment-descriptor-invalid"},
 		{"Unsupported multi-protocol combination: rdma,nvlink. Only cxl, tcp, rdma, hip, maca and musa may be combined.", "", "", "mooncake-segment-descriptor-invalid"},
 		{"Failed to retrieve segment descriptor, name 10.0.0.7:15002", "", "", "mooncake-target-segment-unknown"},

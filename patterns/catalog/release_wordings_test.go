@@ -404,11 +404,12 @@ var generalClassLines = []struct{ text, narrow string }{
 	{rawTB("litellm.exceptions.ServiceUnavailableError: litellm.ServiceUnavailableError: OpenAIException - Connection error."), "dynamo-nats-jetstream-unavailable"},
 	{rawTB("httpx.RequestError: peer closed connection without sending complete message body"), "trtllm-prompt-exceeds-max-num-tokens"},
 	{rawTB("torch.distributed.DistBackendError: [PG ID 0 PG GUID 0(default_pg) Rank 1] Received a remote error from rank 3 while waiting for the barrier"), "c10d-nccl-unique-id-exchange-failed"},
+	{rawTB("requests.exceptions.HTTPError: 500 Server Error: Internal Server Error for url: https://api.example.com/v1/score"), "hf-unauthorized-401"},
 }
 
 // generalClassClaims are the lines of generalClassLines (by index) that
 // the class rule still gives to the narrow record.
-var generalClassClaims = map[int]bool{3: true, 7: true}
+var generalClassClaims = map[int]bool{7: true}
 
 // TestGeneralClassClaims checks that a library's general class is not read
 // as one narrow record's failure, and lists where it still is.

@@ -1,0 +1,105 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/ascii"
+)
+
+// A supervisor reports the end of what it supervises in its own words, on
+// a line its logger may print without a level (sglang's format has none,
+// a relay's prefix hides Ray's): Ray's raylet that its memory monitor
+// killed workers ("2 Workers (tasks / actors) killed due to memory
+// pressure (OOM), 0 Workers crashed due to other reasons at node ...",
+// "Task was killed due to the node running low on memory"), sglang's
+// launcher that a child signalled it ("Received sigquit from a child
+// process. It usually means the child failed."), a process pool that a
+// child ended ("A child process terminated abruptly"). Two shapes are
+// read: a kill whose line names memory as the reason (memoryKill), and a
+// child that failed, died or crashed (childFailed). A line that only
+// names a kill or a child ("killed 2 idle workers", "child process
+// started") is none.
+
+// memoryKillReasons name memory as the reason of a kill.
+var memoryKillReasons = [...]string{"memory pressure", "low on memory", "out of memory", "(OOM)", "memory usage threshold"}
+
+// childEnds say, after "child", that it ended badly.
+var childEnds = [...]string{"failed", "died", "crashed", "terminated abruptly", "exited unexpectedly", "was killed"}
+
+// killReport reports whether l is a supervisor's report of a kill for
+// memory or of a child's failure (see above). Each shape is found by a
+// rare byte of its word first: the 'k' of "killed", the 'c' of "child".
+func killReport(l string) bool {
+	return memoryKill(l) || childFailed(l)
+}
+
+// memoryKill reports whether l says something was killed, and that
+// memory was the reason.
+func memoryKill(l string) bool {
+	return killedWord(l) && containsAnyOf(l, memoryKillReasons[:])
+}
+
+// killedWord reports whether l holds "killed" or "Killed" as a word of
+// its own ("skilled" is none).
+func killedWord(l string) bool {
+	for from := 0; from < len(l); {
+		i := ascii.IndexByRare(l[from:], "illed", 4)
+		if i < 0 {
+			return false
+		}
+		at := from + i
+		from = at + len("illed")
+		if at >= 1 && (l[at-1] == 'k' || l[at-1] == 'K') && (at == 1 || !isAlnum(l[at-2])) {
+			return true
+		}
+	}
+	return false
+}
+
+// childFailed reports whether l names a child, then says it failed,
+// died or crashed.
+func childFailed(l string) bool {
+	i := ascii.IndexByRare(l, "child", 0)
+	if i < 0 {
+		i = ascii.IndexByRare(l, "Child", 0)
+		if i < 0 {
+			return false
+		}
+	}
+	return containsAnyOf(l[i:], childEnds[:])
+}
+
+// killReportFamily is the family of a line killReport reads: a kill for
+// memory is a kill by a signal (the memory monitor's SIGKILL), a child's
+// failure a component's death, whose own log holds the cause.
+func killReportFamily(l string) string {
+	if memoryKill(l) {
+		return FamilyKilled
+	}
+	if childFailed(l) {
+		return FamilyDied
+	}
+	return ""
+}
+
+// levelLessReportFamily is the family of a level-less line that a
+// supervisor's or a runtime's report reader finds (killreport.go,
+// slurmbanner.go, ucxfatal.go), "" for any other: Slurm's cancel for a
+// limit or a lost node is a kill by the scheduler's signal; UCX's caught
+// signal a native crash, its other fatal reports a native library's
+// error.
+func levelLessReportFamily(l string) string {
+	if f := killReportFamily(l); f != "" {
+		return f
+	}
+	if slurmCancelled(l) {
+		return FamilyKilled
+	}
+	if ucxFatal(l) {
+		if strings.Contains(l, "Caught signal") {
+			return FamilyNative
+		}
+		return FamilyLibrary
+	}
+	return ""
+}
