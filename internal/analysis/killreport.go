@@ -151,3 +151,11 @@ func levelLessReportFamily(l string) string {
 	}
 	return ""
 }
+
+// SupervisorKill reports whether l is a supervisor's report that it ended
+// a process, with the reason: Slurm's cancel banner for a time limit, a
+// lost node or a preemption (slurmbanner.go), a memory monitor's kill for
+// memory.
+func SupervisorKill(l string) bool {
+	return slurmCancelled(l) || memoryKill(l)
+}

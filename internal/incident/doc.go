@@ -40,8 +40,8 @@
 // after the server's own line of it (echo.go) and a program's
 // UnboundLocalError after the failure it caught and went on from
 // (swallowed.go), the sticky errors of a device that faulted after the
-// first report of the fault, a native line no record names among them
-// (fault.go), the code error that names what a
+// first report of the fault, a native line or a plain line of no writer
+// that no record names among them (fault.go), the code error that names what a
 // failed import should have defined (imported.go), and a caller's cut
 // traceback after the consequence line it re-raises (fold.go); a wrapper
 // that names its component's remedy leads the code error it quotes
@@ -61,7 +61,18 @@
 // NCCL's first WARN line of a chain leads the consequence lines after it,
 // and a chain of one process's consequence lines is led by its first
 // (fold.go); a library's line that only says its task failed yields to its
-// line after it that says why (generic.go). Which signal
+// line after it that says why (generic.go), and a wrapper alone is the
+// context of the network failure its writer logged just before it
+// (fold.go). A process's death report never leads over the line that says
+// what it died of: C++'s "terminate called after throwing an instance of
+// T" yields to the c10d wrapper line that carries the exception, printed
+// after it by its logger, and to the what() line interleaved ranks cut
+// from it (fold.go); a supervisor's line that says it ended a job and why
+// (Slurm's cancel banner for a time limit) leads the launcher's reports of
+// the tasks it ended by the signal alone (generic.go); a wrapper record's
+// report leads the line after it that, past its error code, only says
+// something failed (torch_npu's "ERR01005 OPS internal error" after CANN's
+// report of the failed call; fold.go). Which signal
 // of a burst leads follows one documented order of classes (cause,
 // failure, generic line, fragment, consequence, wrapper; rank.go), read
 // from the record's role and the diagnosis, never from which record it is.

@@ -99,6 +99,15 @@ func (g *Grouper) faultBefore(o *Occurrence, b burst) *group {
 			best = c
 		}
 	}
+	for _, m := range g.members(g.genByScope, b.scope) {
+		c := m.gr
+		if !c.Generic || c.Source != b.source || !firstReportOf(c, o, b) || !g.inBurst(c, b) {
+			continue
+		}
+		if best == nil || c.beganBefore(best) {
+			best = c
+		}
+	}
 	return best
 }
 
@@ -106,7 +115,9 @@ func (g *Grouper) faultBefore(o *Occurrence, b burst) *group {
 // first report of the device fault the classified crash o, of burst b,
 // reports again, in a wording no record has: a native library's line (a
 // kernel's failed assertion, a communication library's located status, a
-// trap's timeout) that says what failed, unannounced yet, an error or
+// trap's timeout) or a plain line of no writer that says more than that
+// something failed (plainReport: DeepEP's kernels print their timeouts
+// with the device's printf), that says what failed, unannounced yet, an error or
 // worse, printed at most borrowedGap bytes before o by the same process
 // and rank. A device that trapped in a kernel answers every later call
 // with "unspecified launch failure" or "an illegal memory access": the
@@ -114,7 +125,7 @@ func (g *Grouper) faultBefore(o *Occurrence, b burst) *group {
 // after throwing an instance of ...", faulthandler's, the shell's) says
 // how it ended, never what failed first. inBurst is the caller's.
 func firstReportOf(c *group, o *Occurrence, b burst) bool {
-	return c.Native && c.Settling && c.Alert.Record.ID == "" && !c.Consequence && !c.Fragment && !c.Generic && canBeRoot(c) &&
+	return (c.Native && !c.Generic || plainReport(c)) && c.Settling && c.Alert.Record.ID == "" && !c.Consequence && !c.Fragment && canBeRoot(c) &&
 		c.NativeKind != entry.NativeCompiler && !deathShape(c.NativeKind) && c.End <= b.off && b.off-c.End <= borrowedGap && sameProcess(c.Process, o.Process) &&
 		(c.Alert.FirstRank == "" || o.Rank == "" || c.Alert.FirstRank == o.Rank) && !vagueNative(lineOf(c))
 }
@@ -127,4 +138,13 @@ func deathShape(kind string) bool {
 		return true
 	}
 	return false
+}
+
+// plainReport reports whether c is a generic line of no writer (no level,
+// no logger's header: a kernel's printf, DeepEP's "dispatch NVL receiver
+// timeout, channel: 6, ...") that says more than that something failed. A
+// writer's ERROR line (a router's 500 for the request the crash failed) is
+// what another component saw.
+func plainReport(c *group) bool {
+	return c.Generic && c.Writer == "" && !vagueLine(c)
 }

@@ -192,7 +192,8 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 	cands, after := candRoom[:0], afterRoom[:0]
 	var printed *group
 	for m := range g.eachOfScope(scope) {
-		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) || unplacedDetail(from, m.gr) || saysLess(m.gr, from) {
+		if m.id == skip || g.sameEvent(from, m.gr, at) || clientSummary(from, m.gr) || unplacedDetail(from, m.gr) || saysLess(m.gr, from) ||
+			beforeLoneWrapper(from, m.gr) {
 			continue
 		}
 		switch {
@@ -671,7 +672,7 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 		}
 		if loneWrapper(c) {
 			cause := g.findCause(c, id)
-			if cause != nil && quotesCodeError(c, cause) {
+			if cause != nil && (quotesCodeError(c, cause) || announcesDeathOf(c, cause) || summarisedAfter(c, cause)) {
 				g.leadQuoted(c, id, cause)
 				continue
 			}
@@ -878,6 +879,9 @@ func (g *Grouper) findCause(w *group, id string) *group {
 			best = c
 		}
 	}
+	if best == nil && fragment == nil {
+		best = g.loggedBefore(w, id)
+	}
 	if best == nil && fragment == nil && placeless(w) {
 		fragment = g.placeOf(w, id)
 	}
@@ -885,6 +889,126 @@ func (g *Grouper) findCause(w *group, id string) *group {
 		return fragment
 	}
 	return best
+}
+
+// loggedBefore returns, for the wrapper alone w (fingerprint id), a
+// wrapper record whose traceback was cut, the line of a network failure
+// (a consequence record tagged "network") its own writer logged just
+// before it (same source and rank, at most borrowedGap bytes before it,
+// within the settle time): the peer the process could not reach before it
+// died ("Error fetching prefill parallel info from bootstrap: ...
+// Connection refused", then "Scheduler hit an exception:" with its
+// traceback cut). That line says what failed, the wrapper only that the
+// process died: the wrapper is its context. A report of the death itself
+// printed before it (a parent's "Received sigquit from a child process",
+// a server's 500 for the request that failed) says no more than the
+// wrapper, and is no such line. Nil when there is none.
+func (g *Grouper) loggedBefore(w *group, id string) *group {
+	if w.Fragment || w.Source == "" {
+		return nil
+	}
+	var best *group
+	for _, m := range g.scopeConsequences(w.Scope) {
+		c := m.gr
+		if m.id == id || !slices.Contains(c.Alert.Record.Tags, "network") || c.Source != w.Source || c.End > w.Off || w.Off-c.End > borrowedGap ||
+			c.Alert.FirstRank != w.Alert.FirstRank || w.At.Sub(c.At) > g.opts.Settle || c.At.After(w.At) ||
+			sinks.SeverityRank(c.Alert.Record.Severity) < sinks.SeverityRank("error") {
+			continue
+		}
+		if best == nil || c.End > best.End {
+			best = c
+		}
+	}
+	return best
+}
+
+// announcesDeathOf reports whether c, the cause findCause found for the
+// lone wrapper record w, only announces the process's death by the
+// exception w's own line carries: C++'s "terminate called after throwing
+// an instance of 'c10::DistBackendError'" with no what() line of its own
+// and no record naming it, not announced yet, printed by w's writer at
+// most borrowedGap bytes from w, where w says which thread died of what
+// ("Process group watchdog thread terminated with exception: CUDA error:
+// an illegal memory access was encountered"). The runtime's report and the
+// library's line leave through different buffers, the death often first;
+// the wrapper's line says what failed, and leads (leadQuoted).
+func announcesDeathOf(w, c *group) bool {
+	return !w.Fragment && !w.Consequence && w.Alert.Record.ID != "" && c.Native && c.NativeKind == entry.NativeTerminate &&
+		c.Alert.Record.ID == "" && c.Settling && c.Sent == 0 && c.Source != "" && c.Source == w.Source &&
+		gapBetween(c.Off, c.End, w.Off, w.End) <= borrowedGap && !strings.Contains(c.Alert.Headline, "what():") &&
+		carriesException(lineOf(w))
+}
+
+// summarisedAfter reports whether c, the cause findCause found for the
+// lone wrapper record w, is only a summary of w's failure printed after
+// it: a generic or native line no record names, not announced yet, of w's source,
+// at most borrowedGap bytes after w, whose message past its error code
+// only says something failed (codedVague: torch_npu's "[ERROR] ...
+// (PID:N, Device:0, RankID:-1) ERR01005 OPS internal error" after the
+// "call aclnnEqScalar failed, detail:EZ9999: Inner Error!" whose block
+// says the operator has no binary). w's entry says what failed; it leads
+// (leadQuoted) and lists the summary.
+func summarisedAfter(w, c *group) bool {
+	return !w.Fragment && !w.Consequence && w.Alert.Record.ID != "" && (c.Generic || c.Native) && !c.Consequence && !c.Fragment &&
+		c.Alert.Record.ID == "" && c.Settling && c.Sent == 0 &&
+		c.Source != "" && c.Source == w.Source && c.Off >= w.End && c.Off-w.End <= borrowedGap && codedVague(lineOf(c))
+}
+
+// codedVague reports whether line, read past its header up to an error
+// code ("ERR01005", "E40021"), only says something failed
+// (analysis.VagueMessage); false when it has no such code.
+func codedVague(line string) bool {
+	line = firstLine(line)
+	for i, f := range strings.Fields(line) {
+		if i >= maxCodeField {
+			break
+		}
+		if errorCode(f) {
+			_, rest, _ := strings.Cut(line, f)
+			return analysis.VagueMessage(rest)
+		}
+	}
+	return false
+}
+
+// maxCodeField bounds the fields codedVague looks at for an error code.
+const maxCodeField = 12
+
+// errorCode reports whether f is a library's error code: one to four
+// capital letters and at least four digits ("ERR01005", "EZ9999").
+func errorCode(f string) bool {
+	i := 0
+	for i < len(f) && f[i] >= 'A' && f[i] <= 'Z' {
+		i++
+	}
+	if i == 0 || i > 4 || len(f)-i < 4 {
+		return false
+	}
+	for _, b := range []byte(f[i:]) {
+		if b < '0' || b > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// carriesException reports whether a wrapper's line goes on with the
+// exception it wraps after its words ("... terminated with exception:
+// CUDA error: ..."), not with a traceback's header or nothing.
+func carriesException(line string) bool {
+	i := strings.Index(line, "exception: ")
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimSpace(line[i+len("exception: "):])
+	return rest != "" && !strings.HasPrefix(rest, "Traceback")
+}
+
+// beforeLoneWrapper reports whether the root candidate x is a wrapper
+// record alone printed just after the consequence from, by its writer:
+// the wrapper is that consequence's context (loggedBefore), not its root.
+func beforeLoneWrapper(from eventOf, x *group) bool {
+	return from.network && from.source != "" && x.Source == from.source && !x.Fragment && loneWrapper(x) && from.end <= x.Off && x.Off-from.end <= borrowedGap
 }
 
 // saysMoreThan reports whether c, a wrapper alone or a fragment, is the
@@ -1261,11 +1385,14 @@ type eventOf struct {
 	// cut traceback printed beside it is the handler's failure that the
 	// status reports, never a caller's detail of it.
 	access bool
+	// network says a record tagged "network" names the consequence: a
+	// peer its process could not reach (loggedBefore).
+	network bool
 }
 
 func eventOfGroup(c *group) eventOf {
 	return eventOf{c.Source, c.Native && c.Alert.Record.ID != "", c.NativeKind, c.Off, c.End, c.Borrowed, len(c.Alert.Record.Solutions) > 0,
-		analysis.AccessLine(lineOf(c))}
+		analysis.AccessLine(lineOf(c)), slices.Contains(c.Alert.Record.Tags, "network")}
 }
 
 // sameLibrary reports whether two native shapes may be one library's
@@ -1347,10 +1474,14 @@ func (g *Grouper) sameEvent(from eventOf, x *group, at time.Time) bool {
 // after the consequence ("Stack trace of the failed collective not found")
 // and a first line that only says a task failed ("Transfer failed for
 // task0", then "Put operation failed with error: TRANSFER_FAIL") stay the
-// consequence's.
+// consequence's. C++'s "terminate called after throwing an instance of
+// 'c10::DistBackendError'" never began it: it reports the process's death
+// by the exception the library's line after it says (c10d's "Process
+// group watchdog thread terminated with exception: CUDA error: ..."),
+// printed first when the two writers' buffers are flushed out of order.
 func beganEvent(x *group, off int64, at time.Time) bool {
 	ahead := x.Off < off || x.Off == off && x.At.Before(at)
-	return ahead && (canBeRoot(x) || reportsAtWarn(x) && !vagueNative(lineOf(x))) && !x.vagueHeadline()
+	return ahead && x.NativeKind != entry.NativeTerminate && (canBeRoot(x) || reportsAtWarn(x) && !vagueNative(lineOf(x))) && !x.vagueHeadline()
 }
 
 // beganAtWarn reports whether the open incident x, a failure reported at

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
 )
@@ -510,6 +512,12 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 		cause := g.findClassified(burstOf(gen), id)
 		if cause == nil && gen.Generic {
 			cause = g.findFailure(burstOf(gen), id)
+			if cause != nil && killedFor(gen, cause) {
+				// The tasks a supervisor ended, after its report of
+				// why: that report leads.
+				g.leadKill(gen, id, cause)
+				continue
+			}
 		}
 		if cause == nil && gen.Generic {
 			cause = g.findRefusal(burstOf(gen), id)
@@ -630,4 +638,54 @@ func (gr *group) takeListed(from *group, st *Stats) {
 			gr.Alert.Context = append(gr.Alert.Context, h)
 		}
 	}
+}
+
+// A supervisor's kill and the kills it caused. A scheduler or a monitor
+// that ends a job says why in a line of its own ("slurmstepd: error: ***
+// STEP 123.0 ON node3 CANCELLED AT ... DUE TO TIME LIMIT ***", a memory
+// monitor's kill for memory pressure); the launcher then reports each
+// task it lost by the signal alone ("srun: error: node3: tasks 0-3:
+// Terminated"). The report of the signal is the failure line that first
+// ranks, but the supervisor's line says what ended them: with no record
+// naming it, it still leads, and the kill reports are listed in its
+// incident (leadKill).
+
+// killedFor reports whether the failure c, which the generic line gen
+// would be folded into, is only the report of a kill by a signal
+// ("tasks 0-3: Terminated", the shell's "Killed") of gen's source, not
+// announced yet, where gen, no record naming it, says which supervisor
+// ended the process and why (analysis.SupervisorKill).
+func killedFor(gen, c *group) bool {
+	return gen.Alert.Record.ID == "" && c.Alert.Record.ID == "" && c.Settling && c.Sent == 0 && c.Source != "" && c.Source == gen.Source &&
+		signalReportOnly(lineOf(c)) && analysis.SupervisorKill(lineOf(gen))
+}
+
+// signalReportOnly reports whether line only reports that a process was
+// ended by SIGKILL or SIGTERM: the shell's "Killed", a launcher's "...:
+// Terminated".
+func signalReportOnly(line string) bool {
+	t := strings.TrimSpace(firstLine(line))
+	if sig, ok := entry.ShellSignal(t); ok {
+		return sig == "Killed" || sig == "Terminated"
+	}
+	return strings.HasSuffix(t, ": Terminated") || strings.HasSuffix(t, ": Killed")
+}
+
+// leadKill makes the generic line gen (fingerprint id), a supervisor's
+// kill with its reason, lead the incident of the kill report c: a failure
+// in its own right now, it takes c into its incident.
+func (g *Grouper) leadKill(gen *group, id string, c *group) {
+	g.unindexScope(id, gen)
+	gen.Generic = false
+	g.indexScope(id, gen)
+	gen.foldIncident(c, &g.stats)
+	if c.Source == gen.Source {
+		gen.spanTo(c.Off, c.End)
+	}
+	if c.LastSeen.After(gen.LastSeen) {
+		gen.LastSeen = c.LastSeen
+	}
+	g.remove(c.id)
+	gen.changed()
+	g.touch(gen)
 }

@@ -416,3 +416,40 @@ func FuzzWriterOf(f *testing.F) {
 		}
 	})
 }
+
+// codedVague reads a line past its header up to an error code: a coded
+// line that only says something failed is vague, one that says what failed
+// is not, a line without a code is never read as coded. Any line: it
+// never panics, and a line without a capital letter has no code.
+func FuzzCodedVague(f *testing.F) {
+	for _, s := range []string{
+		"[ERROR] 2024-05-17-18:46:14 (PID:40093, Device:0, RankID:-1) ERR01005 OPS internal error",
+		"[ERROR] 2026-01-21-06:59:30 (PID:555, Device:0, RankID:-1) ERR00100 PTA call acl api failed.",
+		"EZ9999: 2024-05-17-18:46:14.721.067  Op Equal does not has any binary.",
+		"ERR", "E1234", "", "request failed",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if codedVague(s) && strings.ToLower(s) == s {
+			t.Fatalf("codedVague(%q) without a capital letter", s)
+		}
+	})
+}
+
+func TestCodedVague(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"[ERROR] 2024-05-17-18:46:14 (PID:40093, Device:0, RankID:-1) ERR01005 OPS internal error", true},
+		{"[ERROR] 2026-01-21-06:59:30 (PID:555, Device:0, RankID:-1) ERR00100 PTA call acl api failed.", true},
+		{"[ERROR] 2026-01-21-06:59:30 (PID:555, Device:0, RankID:-1) ERR00100 call aclnnCast failed, detail: EZ9999", false},
+		{"ERROR: request failed", false},
+		{"Error limit reached.", false},
+	} {
+		if got := codedVague(tc.line); got != tc.want {
+			t.Errorf("codedVague(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}

@@ -189,7 +189,7 @@ func TestAProcessDeathEndsTheNativeEventBeforeIt(t *testing.T) {
 // before it, and the two in the other order leave the crash's record
 // leading.
 func TestAStickyDeviceErrorFollowsTheLineThatSaidWhatFailed(t *testing.T) {
-	m := matcherWithout(t, "cuda-kernel-assertion-failed", "nvshmem-error-status")
+	m := matcherWithout(t, "cuda-kernel-assertion-failed", "nvshmem-error-status", "nvshmem-heap-allocation-failed")
 	firsts := []string{
 		"Assertion failed: deep_gemm/include/deep_gemm/impls/smxx_layout.cuh:131, condition: (values[j] & 0x807fffffu) == 0",
 		"/nvshmem/src/host/mem/mem_heap.cpp:1509: non-zero status: 2 cuMemCreate failed",
@@ -258,5 +258,187 @@ func TestATaskFailureYieldsToItsLibrarysReasonAfterIt(t *testing.T) {
 		if len(got) != 1 || leadsWith(got[0], "max_attempts") {
 			t.Errorf("%q then a retry's summary: want one incident not led by the summary, got %d:%s", ev.vague, len(got), describe(got))
 		}
+	}
+}
+
+// A process that could not reach a peer logs the failed connection and
+// then dies: its wrapper ("Scheduler hit an exception:") whose traceback
+// was cut says only that it died. The network failure's line, printed just
+// before by the same writer, leads (with the wrapper as its context), in
+// each writer's wording; a parent's report of the death printed before the
+// wrapper says no more than the wrapper and leaves it leading.
+func TestAWrapperAloneIsContextOfTheNetworkFailureLoggedBeforeIt(t *testing.T) {
+	m := crashMatcher(t)
+	wrapper := []string{
+		"[2025-10-29 11:00:44] Scheduler hit an exception: Traceback (most recent call last):",
+		`  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2883, in run_scheduler_process`,
+		"    scheduler.event_loop_overlap_disagg_decode()",
+	}
+	failures := []string{
+		"[2025-10-29 11:00:44] Error fetching prefill parallel info from bootstrap: HTTPConnectionPool(host='127.0.0.1', port=8998): Max retries exceeded with url: /route (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f>: Failed to establish a new connection: [Errno 111] Connection refused'))",
+		"[2025-10-29 11:00:44] Failed to connect to 10.0.0.5:5757: [Errno 113] No route to host",
+	}
+	for _, f := range failures {
+		alone := scanLines(t, m, []string{f})
+		if len(alone) != 1 || !slices.Contains(alone[0].Record.Tags, "network") {
+			t.Fatalf("%q alone: want one incident of a network record, got %d:%s", f, len(alone), describe(alone))
+		}
+		got := scanLines(t, m, append([]string{f}, wrapper...))
+		if len(got) != 1 || leadOf(got[0]) != leadOf(alone[0]) || len(got[0].Context) == 0 {
+			t.Errorf("%q then the wrapper: want one incident led by %s with the wrapper as context, got %d:%s", f, leadOf(alone[0]), len(got), describe(got))
+		}
+	}
+	sigquit := "[2025-10-29 11:00:44] Received sigquit from a child process. It usually means the child failed."
+	wantWrapper := leadOf(scanLines(t, m, wrapper)[0])
+	if got := scanLines(t, m, append([]string{sigquit}, wrapper...)); len(got) != 1 || leadOf(got[0]) != wantWrapper {
+		t.Errorf("the parent's report of the death, then the wrapper: want one incident led by %s, got %d:%s", wantWrapper, len(got), describe(got))
+	}
+}
+
+// C++'s "terminate called after throwing an instance of 'T'" reports the
+// process's death by an exception that another line says: c10d's watchdog
+// line printed through its logger, which leaves after the runtime's report
+// (its inner exception in a wording no record has: the records that read
+// it are left out), or the what() line that interleaved ranks' reports cut
+// from it. The death never leads over that line: one incident, led by the
+// line that says what failed, the death listed in it.
+func TestADeathReportYieldsToTheLineThatSaysWhatFailed(t *testing.T) {
+	m := matcherWithout(t, "cuda-illegal-memory-access", "cuda-unspecified-launch-failure", "nccl-watchdog-collective-timeout", "gloo-enforce-not-met")
+	death := "terminate called after throwing an instance of 'c10::DistBackendError'"
+	for _, c := range []struct{ line, says string }{
+		{"[rank2]:[E802 22:07:03.844033572 ProcessGroupNCCL.cpp:2119] [PG ID 2 PG GUID 3 Rank 2] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered", "illegal memory access"},
+		{"[rank0]:[E1107 10:14:48.121581262 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 0] Process group watchdog thread terminated with exception: CUDA error: unspecified launch failure", "unspecified launch failure"},
+		{"[rank3]:[E502 09:11:40.518123456 ProcessGroupNCCL.cpp:1682] [PG ID 0 PG GUID 0(default_pg) Rank 3] Process group watchdog thread terminated with exception: [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1) ran for 90 milliseconds before timing out.", "Watchdog caught collective operation timeout"},
+	} {
+		got := scanLines(t, m, []string{death, c.line})
+		if len(got) != 1 || !leadsWith(got[0], c.says) || len(got[0].Consequences) == 0 {
+			t.Errorf("the death, then %q: want one incident led by that line with the death listed, got %d:%s", c.says, len(got), describe(got))
+		}
+	}
+	// A wrapper whose traceback was cut says no more than the death: one
+	// incident all the same.
+	cut := []string{death, "[2026-06-01 00:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):"}
+	if got := scanLines(t, m, cut); len(got) != 1 {
+		t.Errorf("the death, then a cut wrapper: want one incident, got %d:%s", len(got), describe(got))
+	}
+	// Ranks' reports interleaved: the what() line, cut from its report,
+	// says what failed.
+	interleaved := []string{
+		"terminate called after throwing an instance of 'terminate called after throwing an instance of 'gloo::EnforceNotMetgloo::EnforceNotMet'",
+		"'",
+		"  what():    what():  [enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 128 vs 8  what():  [enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 128 vs 8",
+		"terminate called after throwing an instance of '",
+		"gloo::EnforceNotMet'",
+		"Fatal Python error: Aborted",
+	}
+	if got := scanLines(t, m, interleaved); len(got) != 1 || !leadsWith(got[0], "enforce fail") {
+		t.Errorf("interleaved reports: want one incident led by the what() line, got %d:%s", len(got), describe(got))
+	}
+}
+
+// Slurm's step daemon says why it ended a job ("*** STEP ... CANCELLED AT
+// ... DUE TO TIME LIMIT ***"); srun's "tasks ...: Terminated" after it
+// only reports the tasks it ended. With no record of the banner's wording
+// (the record of Slurm's cancel is left out), the banner still leads, in
+// one incident with the kill reports, in each source's wording.
+func TestASchedulersKillLeadsTheTasksItEnded(t *testing.T) {
+	m := matcherWithout(t, "slurm-job-cancelled")
+	for _, lines := range [][]string{
+		{
+			"srun: Force Terminated job 32233190",
+			"srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+			"slurmstepd: error: *** STEP 32233190.0 ON nid01934 CANCELLED AT 2020-07-03T02:59:56 DUE TO TIME LIMIT ***",
+			"srun: error: nid01934: tasks 2,4-5,7: Terminated",
+			"srun: Terminating job step 32233190.0",
+			"srun: error: nid01935: tasks 8-15: Terminated",
+		},
+		{
+			"srun: Job step aborted: Waiting up to 47 seconds for job step to finish.",
+			"slurmstepd: error: *** JOB 494583 ON node-7 CANCELLED AT 2024-04-20T09:09:37 DUE TO TIME LIMIT ***",
+			"slurmstepd: error: *** STEP 494583.0 ON node-7 CANCELLED AT 2024-04-20T09:09:37 DUE TO TIME LIMIT ***",
+			"srun: error: node-7: task 0: Terminated",
+		},
+	} {
+		got := scanLines(t, m, lines)
+		if len(got) != 1 || !leadsWith(got[0], "DUE TO TIME LIMIT") {
+			t.Errorf("%q: want one incident led by the cancel banner, got %d:%s", lines[2], len(got), describe(got))
+		}
+	}
+}
+
+// torch_npu prints CANN's report of a failed operator call ("call
+// aclnnEqScalar failed, detail:EZ9999: Inner Error!" and the block that
+// says why) and then its own summary under an error code ("[ERROR] ...
+// ERR01005 OPS internal error"), which only says something failed. With
+// no record of the call's wording (npu-function-error left out), the CANN
+// report still leads, with the summary listed in its incident, in each
+// report's wording.
+func TestACodedSummaryYieldsToTheReportBeforeIt(t *testing.T) {
+	m := matcherWithout(t, "npu-function-error")
+	for _, c := range []struct {
+		lines []string
+		says  string
+	}{
+		{[]string{
+			"[E OpParamMaker.cpp:273] call aclnnEqScalar failed, detail:EZ9999: Inner Error!",
+			"EZ9999: 2024-05-17-18:46:14.721.067  Op Equal does not has any binary.",
+			"        TraceBack (most recent call last):",
+			"        Kernel Run failed. opType: 88, Equal",
+			"        launch failed for Equal, errno:561000.",
+			"",
+			"[ERROR] 2024-05-17-18:46:14 (PID:40093, Device:0, RankID:-1) ERR01005 OPS internal error",
+		}, "aclnnEqScalar"},
+		{[]string{
+			"[E OpParamMaker.cpp:273] call aclnnCast failed, detail:EZ9999: Inner Error!",
+			"EZ9999: 2024-05-17-01:30:26.960.959  Op Cast does not has any binary.",
+			"        TraceBack (most recent call last):",
+			"        Kernel Run failed. opType: 53, Cast",
+			"        launch failed for Cast, errno:561000.",
+			"",
+			"[ERROR] 2024-05-17-01:30:26 (PID:41961, Device:0, RankID:-1) ERR01005 OPS internal error",
+		}, "aclnnCast"},
+	} {
+		got := scanLines(t, m, c.lines)
+		if len(got) != 1 || !leadsWith(got[0], c.says) || len(got[0].Consequences) == 0 {
+			t.Errorf("%s's report, then the coded summary: want one incident led by the report with the summary listed, got %d:%s", c.says, len(got), describe(got))
+		}
+	}
+}
+
+// A device's sticky error after a line no record names, without a
+// library's native shape, that says what failed on the device: DeepEP's
+// kernels print their timeouts with the device's printf, a plain line.
+// That line is the first report of the fault and leads, as a native line
+// would (the records of DeepEP's timeouts left out); a line that only
+// says something failed does not.
+func TestAStickyDeviceErrorFollowsAPlainLineThatSaidWhatFailed(t *testing.T) {
+	m := matcherWithout(t, "deepep-timeout")
+	for _, c := range []struct {
+		lines []string
+		says  string
+	}{
+		{[]string{
+			"DeepEP dispatch NVL receiver timeout, channel: 6, RDMA: 0, nvl: 0, src NVL: 5, head: 315, tail: 315",
+			"DeepEP dispatch NVL receiver timeout, channel: 10, RDMA: 0, nvl: 0, src NVL: 5, head: 300, tail: 300",
+			"terminate called after throwing an instance of 'EPException'",
+			"  what():  Failed: CUDA error /workspace/DeepEP/csrc/deep_ep.cpp:83 'unspecified launch failure'",
+		}, "NVL receiver timeout"},
+		{[]string{
+			"DeepEP dispatch forwarder timeout (RDMA meta), channel: 2, RDMA: 1, nvl: 7, src RDMA lane: 3, dst NVL: 7, meta: 0, 0, 0, 0",
+			"RuntimeError: CUDA error: unspecified launch failure",
+		}, "forwarder timeout"},
+	} {
+		if alone := scanLines(t, m, c.lines[:1]); len(alone) != 1 || alone[0].Record.ID != "" {
+			t.Fatalf("%q alone: want one unclassified incident, got %d:%s", c.lines[0], len(alone), describe(alone))
+		}
+		got := scanLines(t, m, c.lines)
+		if len(got) != 1 || !leadsWith(got[0], c.says) {
+			t.Errorf("%s, then the sticky error: want one incident led by the first line, got %d:%s", c.says, len(got), describe(got))
+		}
+	}
+	crash := "RuntimeError: CUDA error: unspecified launch failure"
+	want := leadOf(scanLines(t, m, []string{crash})[0])
+	if got := scanLines(t, m, []string{"ERROR: request failed", crash}); len(got) == 0 || leadOf(got[0]) != want {
+		t.Errorf("a line that only says something failed, then the crash: want %s to lead, got %d:%s", want, len(got), describe(got))
 	}
 }

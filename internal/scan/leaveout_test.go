@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 856,
-	detected: 808,
-	cause:    713,
+	excerpts: 861,
+	detected: 812,
+	cause:    716,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

@@ -45,7 +45,42 @@ import "testing"
 //     by something other than the Hub (FileMetadataError, OSError before);
 //   - the Mooncake store's etcd: a client that cannot reach it to find
 //     the master (etcd:// master address), a master in HA mode that cannot
-//     connect to or initialise its etcd client.
+//     connect to or initialise its etcd client;
+//   - Mooncake asked for a transport or protocol its build left out (TCP
+//     forced, no NIC and nothing to fall back to, Barex, the store's
+//     --protocol and Sunrise link);
+//   - NCCL's IB transport: 2.23's "Got async error event" for a port that
+//     went down (the same event's routine kinds stay silent), NICs of
+//     different link layers it cannot connect or merge, a port it cannot
+//     query;
+//   - CANN's error manager naming an HCCL or HCCP code ("<Name>(EI0006): "
+//     beside the bare "EI0006: "), the name differing across releases
+//     (Get_Socket_Timeout, Communication_Error_Get_Socket), so the code
+//     alone decides when a terminal or paste cuts the text after it (or
+//     a report quotes the name and code alone);
+//   - torch's TCPStore client giving up on the rendezvous: the socket's
+//     connect timeout in the warning of each try, the error when it gives
+//     up, and the C++ exception's origin line ("Exception raised from
+//     throwTimeoutError at .../c10d/socket.cpp"), whole or wrapped;
+//   - PD disaggregation's decode receiver unpacking the prefill instance's
+//     parallel sizes from a bootstrap query that returned None (releases
+//     before it checked the answer), in each backend's receiver;
+//   - the Mooncake store's transfer task when the engine refuses a whole
+//     batch ("Failed to submit all transfers, error code is <code>", a
+//     number in the first releases, the status name since);
+//   - NCCL's socket connect to another rank in each release's wording
+//     (include/socket.h's "Connect to <addr> failed : ", 2.0's "Call to
+//     connect failed", misc/socket.cc's socketStartConnect and
+//     socketPollConnect, "Connect" capitalised or not; the old WARN cut
+//     by a hard wrap after the peer's address); its INFO retry stays
+//     routine;
+//   - the Mooncake store client that binds its own RPC port: each try's
+//     warning ("Failed to create client on port P, retry i/20") is routine
+//     while tries are left, the last one ("retry 20/20", "after 20
+//     retries") is the client's setup failure;
+//   - torch's Gloo group falling back to the loopback address for a host
+//     name it cannot resolve, once per process in each release's prefix:
+//     routine.
 func transferLayerWordings() []writerWording {
 	glog := func(sev, file, msg string) string {
 		return sev + "0522 23:38:30.164904 764015 " + file + "] " + msg
@@ -57,6 +92,7 @@ func transferLayerWordings() []writerWording {
 	ucx := func(file, level, msg string) string {
 		return "[1701234567.123456] [gpu-3:41278:0]    " + file + "  UCX  " + level + " " + msg
 	}
+	ncclIB := func(msg string) string { return "gpu-node-3:41278:41390 [0] transport/net_ib.cc:171 NCCL WARN " + msg }
 	nixl := func(file, msg string) string { return "E1204 10:45:22.126729 108700 " + file + "] " + msg }
 	return []writerWording{
 		{family: "Mooncake: the metadata store does not answer or refuses a write", want: "mooncake-metadata-server-unreachable", lines: []string{
@@ -195,6 +231,98 @@ func transferLayerWordings() []writerWording {
 			glogYear("E", "ha_helper.cpp:133", "Failed to connect to etcd endpoints: 10.0.0.1:2379;10.0.0.2:2379"),
 			glog("E", "etcd_helper.cpp:32", "Failed to initialize etcd client: context deadline exceeded"),
 		}},
+		{family: "Mooncake: a transport or protocol the build left out", want: "mooncake-feature-not-built", lines: []string{
+			glog("E", "transfer_engine_impl.cpp:221", "MC_FORCE_TCP is set but USE_TCP is not compiled in"),
+			glog("E", "transfer_engine_impl.cpp:397", "No HCA detected and neither NVLink nor TCP transport is compiled in"),
+			glog("E", "transfer_engine_impl.cpp:417", "Set USE BAREX while barex not compiled"),
+			glog("E", "client_service.cpp:995", "--protocol=nvlink_intra requires USE_INTRA_NVLINK=ON, please rebuild mooncake from source."),
+			glog("E", "real_client.cpp:1038", "sunrise_link protocol requires USE_SUNRISE build"),
+		}},
+		{family: "NCCL IB: a port that went down", want: "nccl-ib-port-event", lines: []string{
+			ncclIB("NET/IB : mlx5_2:1 Got async error event: port error"),
+			ncclIB("NET/IB : mlx5_2:1 Got async error event: path migration request error"),
+		}},
+		{family: "NCCL IB: NICs of different link layers", want: "nccl-ib-incompatible-devices", lines: []string{
+			ncclIB("NET/IB : Can't connect net devices with different link_layer. i=0 remMeta.ndevs=1 link_layer=1 rem_link_layer=2"),
+			ncclIB("NET/IB : Can't merge net devices with different link_layer. i=0 remMeta.ndevs=1 link_layer=1 rem_link_layer=2"),
+			ncclIB("NET/IB : Trying to merge multiple devices together with different link_layer properties mlx5_0 -> 1, mlx5_4 -> 2. Try only selecting NICs with one type of link using NCCL_IB_HCA"),
+			ncclIB("NET/IB : Remote [1]mlx5_4:1/RoCE device is incompatible with the local [0]mlx5_0:1/IB. Try selecting NICs of only one link type using NCCL_IB_HCA"),
+		}},
+		{family: "NCCL IB: a port it cannot query", want: "nccl-ib-verbs-call-failed", lines: []string{
+			ncclIB("NET/IB : Unable to query port 1"),
+		}},
+		{family: "CANN: an HCCL code under its error name", want: "hccl-connect-failed", lines: []string{
+			"[PID: 749] 2025-12-29-03:16:15.787.356 Get_Socket_Timeout(EI0006): Getting socket times out. ",
+			"Communication_Error_Get_Socket(EI0006): srcRank[192.168.0.192/0] connect destRank[192.168.0.125/0] fail",
+			"Communication_Error_Get_Socket(EI0006)",
+			"Communication_Error_Initialize_Transport(EI0009): Device 0 transport init error. Reason: The network port is down.",
+			"(DiffusionWorker_SP3 pid=237) [PID: 237] 2026-10-09-08:38:04.978.003 Communication_Error_Ranktable_Detect(EI0015): Failed to collect cluster information",
+		}},
+		{family: "CANN: an HCCL configuration code under its error name", want: "hccl-config-invalid", lines: []string{
+			"Invalid_Argument(EI0005): The arguments for collective communication are inconsistent between ranks,",
+		}},
+		{family: "CANN: an HCCP code under its error name", want: "hccp-network-error", lines: []string{
+			"Communication_Error_Bind_IP_Port(EJ0003): Failed to bind the IP port",
+		}},
+		{family: "c10d: the TCPStore client cannot reach the rendezvous", want: "c10d-client-socket-timeout", lines: []string{
+			"[W220 15:40:19.894087820 TCPStore.cpp:358] [c10d] TCP client failed to connect/validate to host 192.168.6.2:53489 - retrying (try=0, timeout=600000ms, delay=88516ms): The client socket has timed out after 600000ms while trying to connect to (192.168.6.2, 53489).",
+			"[E419 13:27:42.317323202 TCPStore.cpp:390] [c10d] TCP client failed to connect/validate to host nccl-master:29500 - timed out (try=0, timeout=120000ms): The client socket has timed out after 120000ms while trying to connect to (nccl-master, 29500).",
+			"(WorkerDict pid=26070) Exception raised from throwTimeoutError at /pytorch/torch/csrc/distributed/c10d/socket.cpp:1021 (most recent call first):",
+			"Exception raised from throwTimeoutError at ../torch/csrc/distributed/c10d/socket.cpp:1013 (most recent call first):",
+			"Exception raised from throwTimeoutError at ",
+		}},
+		{family: "PD disaggregation: the decode receiver unpacks a failed bootstrap query", want: "disagg-bootstrap-unreachable", lines: []string{
+			rawTB(`  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/decode.py", line 152, in add` + "\n" +
+				"    kv_receiver = kv_receiver_class(\n" +
+				"                  ^^^^^^^^^^^^^^^^^^\n" +
+				`  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/mooncake/conn.py", line 517, in __init__` + "\n" +
+				"    self.prefill_tp_size, self.prefill_dp_size = (\n" +
+				"    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" +
+				"TypeError: cannot unpack non-iterable NoneType object"),
+			rawTB(`  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/disaggregation/nixl/conn.py", line 418, in __init__` + "\n" +
+				"    self.prefill_tp_size, self.prefill_dp_size = self._get_prefill_dp_size_from_server()\n" +
+				"TypeError: cannot unpack non-iterable NoneType object"),
+		}},
+		{family: "PD disaggregation: another None unpacked stays unclassified", lines: []string{
+			rawTB(`  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/decode.py", line 300, in pop_preallocated` + "\n" +
+				"    kv_indices, page_indices = self._pre_alloc(req)\n" +
+				"TypeError: cannot unpack non-iterable NoneType object"),
+		}},
+		{family: "Mooncake store: the transfer engine refuses a whole batch", want: "mooncake-store-transfer-failed", lines: []string{
+			glog("E", "transfer_task.cpp:673", "Failed to submit all transfers, error code is InvalidArgument"),
+			glog("E", "transfer_task.cpp:469", "Failed to submit all transfers, error code is NotSupportedTransport"),
+			glog("E", "client.cpp:1290", "Failed to submit all transfers, error code is -1"),
+		}},
+		{family: "NCCL: a socket connection to another rank fails, in each release's wording", want: "nccl-socket-connect-failed", lines: []string{
+			"localhost:3401:3443 [0] include/socket.h:390 NCCL WARN Connect to 192.168.80.157<34630> failed : No route to host",
+			"tj1-asr-train-v100-13:941227:943077 [0] include/socket.h:390 NCCL WARN Connect to 10.38.10.112<21724> failed : Connection refused",
+			"include/socket.h:403 NCCL WARN Connect to 10.0.0.7<40123> failed: Network is unreachable",
+			"dgx-a [0] include/socket.h:185 WARN Call to connect failed : Connection refused",
+			"tj1-asr-train-v100-13:941227:943077 [0] include/socket.h:390 NCCL WARN Connect to 10.38.10.112<21724",
+			"ubuntu:39964:40075 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : Software caused connection abort",
+			"node5:240:240 [6] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to 10.0.0.4<56849> returned 113(No route to host) errno 115(Operation now in progress)",
+		}},
+		{family: "NCCL: a connect it retries stays routine", lines: []string{
+			"tj1-asr-train-v100-13:941227:943077 [0] NCCL INFO Call to connect returned Connection refused, retrying",
+		}},
+		{family: "Mooncake store: a client that binds its own port runs out of tries", want: "mooncake-store-client-setup-failed", lines: []string{
+			glog("E", "real_client.cpp:707", "Failed to create client on port 13799, retry 20/20"),
+			glog("E", "real_client.cpp:710", "Failed to create client on port 12504 after 20 retries"),
+		}},
+		{family: "Mooncake store: a port try with tries left stays routine", lines: []string{
+			glog("W", "real_client.cpp:858", "Failed to create client on port 17813, retry 1/20"),
+			glog("W", "real_client.cpp:707", "Failed to create client on port 13799, retry 19/20"),
+		}},
+		{family: "Gloo: the loopback fallback for an unresolved host name stays routine", lines: []string{
+			"[rank0]:[W427 03:10:15.652192062 ProcessGroupGloo.cpp:715] Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. (function operator())",
+			"[rank0]:[W ProcessGroupGloo.cpp:721] Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. (function operator())",
+			"[W ProcessGroupGloo.cpp:684] Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. (function operator())",
+		}},
+		{family: "NCCL IB: routine async events", lines: []string{
+			ncclIB("NET/IB : mlx5_2:1 Got async error event: port active"),
+			ncclIB("NET/IB : mlx5_2:1 Got non-fatal async event: port active(9)"),
+			ncclIB("NET/IB : mlx5_2:1 Got async error event: send queue drained"),
+		}},
 		{family: "Mooncake: routine metadata lines", lines: []string{
 			glog("I", "transfer_metadata.cpp:162", "Using metadata cluster ID: mooncake/prod-a"),
 			glog("I", "transfer_metadata.cpp:583", "removeSegmentDesc 10.0.0.2:12345 finish"),
@@ -239,6 +367,20 @@ var transferLayerRecordsWidened = map[string]example{
 }
 
 var transferLayerRecordExamples = map[string]example{
+	"gloo-hostname-loopback-fallback": {
+		match: []string{
+			"[rank0]:[W427 03:10:15.652192062 ProcessGroupGloo.cpp:715] Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. (function operator())",
+			"[W ProcessGroupGloo.cpp:684] Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. (function operator())",
+		},
+		miss: []string{"[W ProcessGroupGloo.cpp:684] Warning: Unable to resolve hostname 'node-3'"},
+	},
+	"mooncake-store-client-port-retry": {
+		match: []string{
+			"W1203 10:02:12.001901 77102 real_client.cpp:858] Failed to create client on port 17813, retry 1/20",
+			"Failed to create client on port 13799, retry 19/20",
+		},
+		miss: []string{"E1203 10:02:14.001901 77102 real_client.cpp:707] Failed to create client on port 13799, retry 20/20"},
+	},
 	"hf-xet-download-failed": {
 		match: []string{
 			"RuntimeError: Data processing error: CAS service error : ReqwestMiddleware Error: Request failed after 5 retries",
