@@ -53,7 +53,7 @@ func watchdogOrGoExit(line string) bool {
 // exitCandidates is the byte test of the watchdog and Go exit readers:
 // whether line's head (its first watchdogHead bytes) holds "atchdog ", and
 // whether line holds "signal: " or "exit status 13". It runs on every
-// routine line: one vectorised pass (triples.Index) finds a triple of each
+// routine line: one vectorised pass (triples.Index3) finds a triple of each
 // phrase, "al:", "hdo" and "xit", which ordinary lines seldom hold, where
 // a byte search stops at each of the many 'g's and 'x's of a line; the
 // phrase is compared around the triple where one is found. A line shorter
@@ -64,7 +64,7 @@ func exitCandidates(line string) (watchdog, goExit bool) {
 		return exitCandidatesByByte(line)
 	}
 	for from := 0; ; {
-		j := triples.Index(line, from, exitTriples)
+		j := triples.Index3(line, from, exitTriples)
 		if j < 0 {
 			return watchdog, goExit
 		}

@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/logmatch/logmatch/internal/triples"
+)
 
 // Go's network errors print in fixed forms, set by the standard library
 // rather than by the program: net.OpError "<op> <net> [<source>-><addr>]:
@@ -61,13 +65,45 @@ func goNetErrorAt(s string) int {
 			at = i
 		}
 	}
-	for _, op := range goNetOps {
-		first(goOpErrorAt(s, op))
+	if goOpCandidate(s) {
+		for _, op := range goNetOps {
+			first(goOpErrorAt(s, op))
+		}
 	}
 	first(goDNSErrorAt(s))
 	first(goURLErrorAt(s))
 	return at
 }
+
+// goOpCandidate is goNetErrorAt's byte test for a net.OpError: every one
+// holds an operation (goNetOps, each ending in a space) right before its
+// network, whose first two letters are "tc", "ud", "un" or "ip"; one
+// vectorised pass (triples.Index) finds the space and those letters,
+// seldom on a line together, where the four searches of goOpErrorAt
+// stopped at every 'd', 'r', 'w' and 'l' of a line, and the operation is
+// compared before each. A line shorter than the pass reads, or a processor
+// without its instructions, is a candidate.
+func goOpCandidate(s string) bool {
+	if !triples.Vector || len(s) < triples.MinLen {
+		return true
+	}
+	for from := 0; ; {
+		j := triples.Index(s, from, goOpTriples)
+		if j < 0 {
+			return false
+		}
+		from = j + 1
+		for _, op := range goNetOps {
+			if strings.HasSuffix(s[:j+1], op) {
+				return true
+			}
+		}
+	}
+}
+
+// goOpTriples are the triples goOpCandidate searches: an operation's last
+// space and its network's first two letters.
+var goOpTriples = triples.Of(" tc", " ud", " un", " ip")
 
 // goOpErrorAt returns where a net.OpError of operation op opens in s:
 // op at a word's start, a network, its address or none, and after a colon

@@ -1,6 +1,9 @@
 package analysis
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestGoNetFailure reads lines that report a failure with one of Go's
 // network errors (net.OpError, net.DNSError, net/url's Error around the
@@ -76,6 +79,10 @@ func FuzzGoNetErrorAt(f *testing.F) {
 		`read tcp`,
 		`"http`,
 		`Get "http`,
+		`2026/12/07 12:00:00 request failed: Get "https://registry.ollama.ai/v2/": dial tcp 104.21.75.227:443: connect: connection refused`,
+		`2026/12/07 12:00:00 error reading from peer: read udp 10.0.0.1:5000->10.0.0.2:53: i/o timeout`,
+		`listen unix /tmp/x.sock: bind: address already in use ........................`,
+		`unable to write ip4 packet; read tcpx 1.2.3.4; dial  tcp 1.2.3.4:1: x; redial tcp 1:1: y`,
 	} {
 		f.Add(s)
 	}
@@ -84,6 +91,49 @@ func FuzzGoNetErrorAt(f *testing.F) {
 		if at < -1 || at >= len(s) {
 			t.Fatalf("goNetErrorAt(%q) = %d", s, at)
 		}
+		if want := goNetErrorAtEveryOp(s); at != want {
+			t.Fatalf("goNetErrorAt(%q) = %d, every operation searched says %d", s, at, want)
+		}
 		_ = goNetFailure(s)
 	})
+}
+
+// goNetErrorAtEveryOp is goNetErrorAt without goOpCandidate's byte test:
+// the reference FuzzGoNetErrorAt and TestGoOpCandidateEveryPlace hold it to.
+func goNetErrorAtEveryOp(s string) int {
+	at := -1
+	for _, i := range []int{goOpErrorAt(s, "dial "), goOpErrorAt(s, "read "), goOpErrorAt(s, "write "), goOpErrorAt(s, "listen "), goDNSErrorAt(s), goURLErrorAt(s)} {
+		if i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	return at
+}
+
+// TestGoOpCandidateEveryPlace holds goNetErrorAt to goNetErrorAtEveryOp
+// for every operation before every network, and near misses, at every
+// place of lines of 34 to 100 bytes.
+func TestGoOpCandidateEveryPlace(t *testing.T) {
+	if len(goNetOps) != 4 {
+		t.Fatalf("goNetErrorAtEveryOp names 4 operations, goNetOps holds %d", len(goNetOps))
+	}
+	var errs []string
+	for _, op := range append(goNetOps[:], "dail ", "reads ", "wrote ", "listen", "x ") {
+		for _, n := range append(goNetNetworks[:], "tc", "ud", "un", "i", "tcpx", "unknown") {
+			errs = append(errs, op+n+" 1.2.3.4:5: connect: refused", op+n+": bind: x", "failed: "+op+n+" a->b: reset")
+		}
+	}
+	for n := 34; n <= 100; n += 11 {
+		for _, e := range errs {
+			for at := 0; at+len(e) <= n; at++ {
+				for _, fill := range []string{".", " "} {
+					l := strings.Repeat(fill, at) + e
+					l += strings.Repeat("-", n-len(l))
+					if got, want := goNetErrorAt(l), goNetErrorAtEveryOp(l); got != want {
+						t.Fatalf("goNetErrorAt(%q) = %d, every operation searched says %d", l, got, want)
+					}
+				}
+			}
+		}
+	}
 }

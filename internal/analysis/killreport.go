@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/logmatch/logmatch/internal/ascii"
+	"github.com/logmatch/logmatch/internal/triples"
 )
 
 // A supervisor reports the end of what it supervises in its own words, on
@@ -27,9 +28,56 @@ var memoryKillReasons = [...]string{"memory pressure", "low on memory", "out of 
 var childEnds = [...]string{"failed", "died", "crashed", "terminated abruptly", "exited unexpectedly", "was killed"}
 
 // killReport reports whether l is a supervisor's report of a kill for
-// memory or of a child's failure (see above). Each shape is found by a
-// rare byte of its word first: the 'k' of "killed", the 'c' of "child".
+// memory or of a child's failure (see above). It runs on every routine
+// line: one vectorised pass (triples.Index3) finds the triples "kil" and
+// "Kil" of "killed" and "hil" of "child" and "Child", which ordinary
+// lines seldom hold, where a byte search of "illed" stopped at each of a
+// line's many 'd's and one of "child" at each 'c'; each word is compared
+// around its triple. A line shorter than the pass reads, or a processor
+// without its instructions, takes killReportByByte.
 func killReport(l string) bool {
+	if !triples.Vector || len(l) < triples.MinLen {
+		return killReportByByte(l)
+	}
+	killed := false
+	child, capChild := -1, -1 // the first "child", the first "Child"
+	for from := 0; ; {
+		j := triples.Index3(l, from, killTriples)
+		if j < 0 {
+			break
+		}
+		from = j + 1
+		if l[j] == 'h' { // "hil" of "child" or "Child"
+			if j >= 1 && j+4 <= len(l) && l[j+3] == 'd' {
+				if l[j-1] == 'c' && child < 0 {
+					child = j - 1
+				} else if l[j-1] == 'C' && capChild < 0 {
+					capChild = j - 1
+				}
+			}
+		} else if !killed { // "kil" or "Kil" of "killed" or "Killed"
+			killed = j+6 <= len(l) && l[j+3:j+6] == "led" && (j == 0 || !isAlnum(l[j-1]))
+		}
+		if killed && child >= 0 {
+			break
+		}
+	}
+	if killed && containsAnyOf(l, memoryKillReasons[:]) {
+		return true
+	}
+	if child < 0 {
+		child = capChild
+	}
+	return child >= 0 && containsAnyOf(l[child:], childEnds[:])
+}
+
+// killTriples are the triples killReport searches: "kil" and "Kil" of
+// "killed" and "Killed", "hil" of "child" and "Child".
+var killTriples = triples.Of("kil", "Kil", "hil")
+
+// killReportByByte is killReport by byte searches, for any line: the 'd'
+// of "killed", the 'c' and 'C' of "child" and "Child".
+func killReportByByte(l string) bool {
 	return memoryKill(l) || childFailed(l)
 }
 

@@ -1,6 +1,9 @@
 package analysis
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestKillReport reads a supervisor's report of a kill for memory (Ray's
 // raylet and memory monitor) and of a failed child (sglang's launcher, a
@@ -51,12 +54,17 @@ func FuzzKillReport(f *testing.F) {
 		"k",
 		"the child failed",
 		"Child",
+		"Decode batch. #running-req: 12, #token: 4410, token usage: 0.03, cuda graph: True, gen throughput (token/s): 600.12",
+		"a Child process was killed; the child died after skilled work out of memory",
+		"2 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons",
+		"Received sigquit from a child process. It usually means the child failed.",
+		"while the Child process started, xkilled kil Kil hil led (OOM) ............",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if killReport(s) && !memoryKill(s) && !childFailed(s) {
-			t.Fatalf("killReport(%q) with neither shape", s)
+		if got, want := killReport(s), memoryKill(s) || childFailed(s); got != want {
+			t.Fatalf("killReport(%q) = %v, the two shapes' readers say %v", s, got, want)
 		}
 	})
 }
@@ -78,6 +86,30 @@ func TestLevelLessDeathReport(t *testing.T) {
 	} {
 		if got := levelLessDeathReport(l); got != want {
 			t.Errorf("levelLessDeathReport(%q) = %v, want %v", l, got, want)
+		}
+	}
+}
+
+// TestKillReportEveryPlace holds killReport to the two shapes' readers
+// for "killed", "Killed", "child" and "Child" and their near misses at
+// every place of lines of 34 to 90 bytes, with and without a reason or an
+// ending after them, and a letter, a space or nothing before them.
+func TestKillReportEveryPlace(t *testing.T) {
+	words := []string{"killed", "Killed", "kille", "skilled", "child", "Child", "chil", "chld", "hild", "kil", "Kil", "hil"}
+	tails := []string{"", " (OOM)", " failed", " out of memory and died"}
+	for n := 34; n <= 90; n += 7 {
+		for _, w := range words {
+			for _, tail := range tails {
+				for _, pre := range []string{"", " ", "x", "Child ", "kill "} {
+					for at := 0; at+len(pre)+len(w)+len(tail) <= n; at++ {
+						l := strings.Repeat(".", at) + pre + w + tail
+						l += strings.Repeat("-", n-len(l))
+						if got, want := killReport(l), memoryKill(l) || childFailed(l); got != want {
+							t.Fatalf("killReport(%q) = %v, the two shapes' readers say %v", l, got, want)
+						}
+					}
+				}
+			}
 		}
 	}
 }

@@ -7,3 +7,6 @@ var Vector = false
 
 // Index is IndexGo.
 func Index(s string, from int, t *Tab) int { return IndexGo(s, from, t) }
+
+// Index3 is Index for the first three triples of t only.
+func Index3(s string, from int, t *Tab) int { return indexGo(s, from, t, 3) }

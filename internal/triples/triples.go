@@ -57,9 +57,12 @@ func (t *Tab) String() string {
 }
 
 // IndexGo is Index without vector instructions, for any length of s.
-func IndexGo(s string, from int, t *Tab) int {
+func IndexGo(s string, from int, t *Tab) int { return indexGo(s, from, t, Max) }
+
+// indexGo is IndexGo for the first n triples of t.
+func indexGo(s string, from int, t *Tab, n int) int {
 	for i := max(from, 0); i+2 < len(s); i++ {
-		for k := range Max {
+		for k := range n {
 			if s[i] == t.Byte(k, 0) && s[i+1] == t.Byte(k, 1) && s[i+2] == t.Byte(k, 2) {
 				return i
 			}

@@ -1,6 +1,7 @@
 package triples
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -25,8 +26,62 @@ func TestOf(t *testing.T) {
 					if got, want := Index(s, from, tab), IndexGo(s, from, tab); got != want {
 						t.Fatalf("Index(%q, %d) = %d, IndexGo says %d", s, from, got, want)
 					}
+					if got, want := Index3(s, from, tab), IndexGo(s, from, tab); got != want {
+						t.Fatalf("Index3(%q, %d) = %d, IndexGo says %d", s, from, got, want)
+					}
 				}
 			}
 		}
 	}
+}
+
+// TestIndex3 checks Index3 against IndexGo on random tables whose last two
+// triples repeat the first (what Index3 leaves out is then nothing),
+// texts of every length it takes and every start.
+func TestIndex3(t *testing.T) {
+	if !Vector {
+		t.Skip("no vector search on this processor")
+	}
+	rng := rand.New(rand.NewPCG(5, 8))
+	tri := func() string {
+		return string([]byte{"ab"[rng.IntN(2)], "abc"[rng.IntN(3)], "abc"[rng.IntN(3)]})
+	}
+	for n := MinLen; n <= 160; n++ {
+		for range 10 {
+			tab := Of(tri(), tri(), tri())
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = "abcdefgh"[rng.IntN(8)]
+			}
+			s := string(b)
+			for from := 0; from <= n+1; from++ {
+				if got, want := Index3(s, from, tab), IndexGo(s, from, tab); got != want {
+					t.Fatalf("Index3(%q, %d, %s) = %d, want %d", s, from, tab, got, want)
+				}
+			}
+		}
+	}
+}
+
+// FuzzIndex3 holds Index3 to IndexGo on a Tab of three triples (the rest
+// repeating the first) and Index to IndexGo on a Tab of five, for texts
+// of any length Index takes and any start.
+func FuzzIndex3(f *testing.F) {
+	f.Add("2026-12-07 12:00:00 INFO worker exit status 13 signal: killed", 0, "al:hdoxit", "ab")
+	f.Add("..................................al:", 3, "al:al:al:", "xx")
+	f.Add("xitxitxitxitxitxitxitxitxitxitxitxitxitxit", 20, "xit:::aaa", "it")
+	f.Fuzz(func(t *testing.T, s string, from int, three, two string) {
+		if !Vector || len(s) < MinLen || len(three) < 9 || len(two) < 2 {
+			return
+		}
+		from = int(uint(from) % uint(len(s)+2))
+		tab := Of(three[0:3], three[3:6], three[6:9])
+		if got, want := Index3(s, from, tab), IndexGo(s, from, tab); got != want {
+			t.Fatalf("Index3(%q, %d, %s) = %d, IndexGo says %d", s, from, tab, got, want)
+		}
+		five := Of(three[0:3], three[3:6], three[6:9], three[1:3]+two[:1], two[:2]+three[0:1])
+		if got, want := Index(s, from, five), IndexGo(s, from, five); got != want {
+			t.Fatalf("Index(%q, %d, %s) = %d, IndexGo says %d", s, from, five, got, want)
+		}
+	})
 }
