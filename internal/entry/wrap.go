@@ -371,7 +371,7 @@ func isSourceExtRest(w string) bool {
 // (toolLevelWords). A writer's name holds a capital, a digit or a
 // punctuation mark as often as not ("valueError", "python3", "llama.ai").
 func isWordRest(w string) bool {
-	if w == "" || isLevelWord(w) {
+	if w == "" || isLevelWord(w) || isContextKey(w) {
 		return false
 	}
 	for i := 0; i < len(w); i++ {
@@ -380,6 +380,24 @@ func isWordRest(w string) bool {
 		}
 	}
 	return true
+}
+
+// contextKeys are the keys asyncio's default exception handler prints,
+// each on a line of its own, after its message ("Future exception was
+// never retrieved" and "future: <Future finished exception=...>", "Task
+// was destroyed but it is pending!" and "task: <Task pending ...>"): such
+// a line is the record's next field, whatever the width of the line
+// before.
+var contextKeys = [...]string{"message", "exception", "future", "task", "handle", "protocol", "transport", "socket", "asyncgen"}
+
+// isContextKey reports whether w is one of contextKeys.
+func isContextKey(w string) bool {
+	for _, k := range contextKeys {
+		if w == k {
+			return true
+		}
+	}
+	return false
 }
 
 // isLevelWord reports whether w is one of toolLevelWords, any case.

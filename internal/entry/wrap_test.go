@@ -54,6 +54,8 @@ func TestIsWrapBreak(t *testing.T) {
 		{"inside a word at another width", "RuntimeError: arange_out_op_api:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:36 NPU function e", "rror: call aclnnArange failed", false},
 		{"a tool's level at 100", "[2025-01-16 10:11:13] building the extension sgl_kernel for the current device and its compute capab", "error: unsupported GPU architecture 'compute_120a'", false},
 		{"a tool's name at 80", "[2025-01-16 10:11:13] Compiling the CUDA extension in the build directory of the", "ninja: build stopped: subcommand failed.", false},
+		{"asyncio's context key at 80", "2026-05-28 00:11:09,418 - asyncio - ERROR - Future exception was never retrieved", "future: <Future finished exception=BrokenPipeError(32, 'Broken pipe')>", false},
+		{"asyncio's task key at 80", "2026-05-28 00:11:09,418 - asyncio - ERROR - Task was destroyed but it is pending", "task: <Task pending name='Task-7' coro=<RequestHandler.watch() running at /app/server.py:88>>", false},
 		// Cuts a stream's first line at a terminal's default width
 		// leaves: before the space after a colon (ggml's allocation
 		// failure, a Go client's error), at a source file's dot (Go's
