@@ -63,24 +63,39 @@ func exitCandidates(line string) (watchdog, goExit bool) {
 	if !triples.Vector || len(line) < triples.MinLen {
 		return exitCandidatesByByte(line)
 	}
+	var x exitHits
 	for from := 0; ; {
 		j := triples.Index3(line, from, exitTriples)
 		if j < 0 {
-			return watchdog, goExit
+			return x.watchdog, x.goExit
 		}
 		from = j + 1
-		switch line[j] {
-		case 'a': // "al:" of "signal: "
-			goExit = goExit || j >= 4 && j+4 <= len(line) && line[j-4:j+4] == "signal: "
-		case 'h': // "hdo" of "atchdog "
-			watchdog = watchdog || j >= 3 && j+5 <= min(len(line), watchdogHead) && line[j-3:j+5] == "atchdog "
-		case 'x': // "xit" of "exit status 13"
-			goExit = goExit || j >= 1 && j+13 <= len(line) && line[j-1:j+13] == "exit status 13"
-		}
-		if goExit && (watchdog || from+5 > watchdogHead) {
-			return watchdog, true
+		x.hit(line, j)
+		if x.done(from) {
+			return x.watchdog, true
 		}
 	}
+}
+
+// exitHits is what exitCandidates has found of its phrases so far.
+type exitHits struct{ watchdog, goExit bool }
+
+// hit compares the phrase around the triple of exitTriples at j of line.
+func (x *exitHits) hit(line string, j int) {
+	switch line[j] {
+	case 'a': // "al:" of "signal: "
+		x.goExit = x.goExit || j >= 4 && j+4 <= len(line) && line[j-4:j+4] == "signal: "
+	case 'h': // "hdo" of "atchdog "
+		x.watchdog = x.watchdog || j >= 3 && j+5 <= min(len(line), watchdogHead) && line[j-3:j+5] == "atchdog "
+	case 'x': // "xit" of "exit status 13"
+		x.goExit = x.goExit || j >= 1 && j+13 <= len(line) && line[j-1:j+13] == "exit status 13"
+	}
+}
+
+// done reports whether a search resuming at from can change nothing: a Go
+// exit is found, and a watchdog too or from is past the head.
+func (x *exitHits) done(from int) bool {
+	return x.goExit && (x.watchdog || from+5 > watchdogHead)
 }
 
 // exitTriples are the triples exitCandidates searches: "al:" of "signal:

@@ -56,8 +56,48 @@ func (t *Tab) String() string {
 	return fmt.Sprintf("%q", b)
 }
 
+// Max6 is how many triples one Index6 pass searches for: two readers'
+// sets of three, where two Index3 passes would read the line twice.
+const Max6 = 6
+
+// Tab6 is Tab for up to Max6 triples, for Index6.
+type Tab6 [3 * Max6][32]byte
+
+// Byte is byte b of triple k of t.
+func (t *Tab6) Byte(k, b int) byte { return t[3*k+b][0] }
+
+// Of6 returns a Tab6 of tris (one to Max6 of them, each of three bytes or
+// more), the unused triples repeating the first.
+func Of6(tris ...string) *Tab6 {
+	var t Tab6
+	for k := range Max6 {
+		tri := tris[0]
+		if k < len(tris) {
+			tri = tris[k]
+		}
+		for b := range 3 {
+			for i := range t[3*k+b] {
+				t[3*k+b][i] = tri[b]
+			}
+		}
+	}
+	return &t
+}
+
 // IndexGo is Index without vector instructions, for any length of s.
 func IndexGo(s string, from int, t *Tab) int { return indexGo(s, from, t, Max) }
+
+// IndexGo6 is Index6 without vector instructions, for any length of s.
+func IndexGo6(s string, from int, t *Tab6) int {
+	for i := max(from, 0); i+2 < len(s); i++ {
+		for k := range Max6 {
+			if s[i] == t.Byte(k, 0) && s[i+1] == t.Byte(k, 1) && s[i+2] == t.Byte(k, 2) {
+				return i
+			}
+		}
+	}
+	return -1
+}
 
 // indexGo is IndexGo for the first n triples of t.
 func indexGo(s string, from int, t *Tab, n int) int {
