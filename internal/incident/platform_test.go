@@ -129,3 +129,31 @@ func TestAPlatformCauseLeadsTheEnginesVerdictPrintedAfterIt(t *testing.T) {
 		}
 	}
 }
+
+// TestAPlatformCauseLeadsTheWrapperPrintedBeforeIt: an engine's wrapper or
+// consequence line (vLLM's engine core, TGI's launcher, sglang's
+// scheduler) printed before the platform's failure it announces (a driver
+// that does not fit, no GPU, out of memory) is context of it: one
+// incident, led by the platform.
+func TestAPlatformCauseLeadsTheWrapperPrintedBeforeIt(t *testing.T) {
+	m := crashMatcher(t)
+	announced := []string{
+		"ERROR 02-06 10:00:01 [core.py:390] EngineCore failed to start.",
+		"RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}",
+		"2023-06-15T16:56:42.105200Z ERROR text_generation_launcher: Shard 0 failed to start:",
+		"[2025-06-01 12:00:00] Rank 0 scheduler died during initialization (exit code: -9)",
+	}
+	platforms := []struct {
+		lines []string
+		want  string
+	}{{torchDriverMismatch, "cuda-driver-mismatch"}, {torchNoDriver, "no-cuda-gpus-available"},
+		{[]string{"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB. GPU 0 has a total capacity of 23.64 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 22.61 GiB memory in use."}, "cuda-out-of-memory"}}
+	for _, a := range announced {
+		for _, p := range platforms {
+			got := scanLines(t, m, append([]string{a}, p.lines...))
+			if len(got) != 1 || leadOf(got[0]) != p.want {
+				t.Errorf("%q, then %s: want one incident led by %s, got %d:%s", a, p.want, p.want, len(got), describe(got))
+			}
+		}
+	}
+}
