@@ -55,7 +55,11 @@
 // consequence, with no failure before it, began the crash, and the failure
 // its own code reports after it joins it; so does the device crash or
 // collective failure a process reports after its interconnect failed
-// (lower.go). A native event is led by its first line when that line says
+// (lower.go). An engine's refusal of the device it sees (a kernel or device
+// type it cannot find) and the platform's failure that hid the device (a
+// driver that does not fit, no GPU visible), printed in one source and
+// burst in either order, are one crash led by the platform (platform.go).
+// A native event is led by its first line when that line says
 // what failed and no record names it: a record naming a later line of the
 // same library, or the process's death after it, joins it (nativefirst.go);
 // NCCL's first WARN line of a chain leads the consequence lines after it,

@@ -612,6 +612,14 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				g.joinKill(o, k, now)
 				return nil
 			}
+			if p := g.platformBefore(o, b); p != nil {
+				// An engine's verdict on the device after the
+				// platform's failure that hid it (see platform.go).
+				p.fold(*o, now, &g.stats)
+				p.spanTo(o.Offset, o.EndOffset)
+				g.touch(p)
+				return nil
+			}
 			if own := g.narrowerBefore(o, b); own != nil {
 				// A general record's line of the event the library's
 				// own record, printed just before it, names (see
@@ -752,6 +760,7 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 		g.claimContinued(gr)
 		g.claimQuoted(gr)
 		g.claimNarrowed(gr)
+		g.claimHidden(gr)
 		g.claimAwaited(gr)
 		g.claimWaited(gr)
 		g.claimRelayed(gr)
