@@ -46,27 +46,23 @@ var verdictThenPlatform = []struct {
 		platform: torchDriverMismatch,
 		want:     "cuda-driver-mismatch", refusal: 2},
 	{name: "vLLM cannot infer its device, then a driver that does not start",
-		verdict: []string{
-			"Traceback (most recent call last):",
-			`  File "/usr/local/lib/python3.12/dist-packages/vllm/engine/arg_utils.py", line 1102, in create_engine_config`,
-			"    device_config = DeviceConfig(device=self.device)",
-			`  File "/usr/local/lib/python3.12/dist-packages/vllm/config.py", line 1747, in __init__`,
-			`    raise RuntimeError("Failed to infer device type")`,
-			"RuntimeError: Failed to infer device type",
-		},
+		verdict:  vllmCannotInferDevice,
 		platform: torchNoDriver,
 		want:     "no-cuda-gpus-available", refusal: 5},
 	{name: "vLLM cannot infer its device, then a driver that does not fit the GPU",
-		verdict: []string{
-			"Traceback (most recent call last):",
-			`  File "/usr/local/lib/python3.12/dist-packages/vllm/engine/arg_utils.py", line 1102, in create_engine_config`,
-			"    device_config = DeviceConfig(device=self.device)",
-			`  File "/usr/local/lib/python3.12/dist-packages/vllm/config.py", line 1747, in __init__`,
-			`    raise RuntimeError("Failed to infer device type")`,
-			"RuntimeError: Failed to infer device type",
-		},
+		verdict:  vllmCannotInferDevice,
 		platform: torchDriverMismatch,
 		want:     "cuda-driver-mismatch", refusal: 5},
+}
+
+// vllmCannotInferDevice is vLLM's refusal of a device torch cannot see.
+var vllmCannotInferDevice = []string{
+	"Traceback (most recent call last):",
+	`  File "/usr/local/lib/python3.12/dist-packages/vllm/engine/arg_utils.py", line 1102, in create_engine_config`,
+	"    device_config = DeviceConfig(device=self.device)",
+	`  File "/usr/local/lib/python3.12/dist-packages/vllm/config.py", line 1747, in __init__`,
+	`    raise RuntimeError("Failed to infer device type")`,
+	"RuntimeError: Failed to infer device type",
 }
 
 func TestAPlatformCauseLeadsTheEnginesVerdictPrintedBeforeIt(t *testing.T) {
