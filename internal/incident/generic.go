@@ -679,13 +679,5 @@ func (g *Grouper) leadKill(gen *group, id string, c *group) {
 	gen.Generic = false
 	g.indexScope(id, gen)
 	gen.foldIncident(c, &g.stats)
-	if c.Source == gen.Source {
-		gen.spanTo(c.Off, c.End)
-	}
-	if c.LastSeen.After(gen.LastSeen) {
-		gen.LastSeen = c.LastSeen
-	}
-	g.remove(c.id)
-	gen.changed()
-	g.touch(gen)
+	g.absorbed(gen, c)
 }

@@ -61,6 +61,12 @@ func (g *Grouper) leadQuoted(w *group, id string, c *group) {
 		}
 		w.Alert.Match.Exception = &e
 	}
+	g.absorbed(w, c)
+}
+
+// absorbed ends the fold of c into w's incident (foldIncident done): w's
+// span and last sighting take in c's, and c goes.
+func (g *Grouper) absorbed(w, c *group) {
 	if c.Source == w.Source {
 		w.spanTo(c.Off, c.End)
 	}
