@@ -783,7 +783,7 @@ func setLitGroups(h *Hit, lp *litProg, loc []int, text string) {
 // in a traceback, a frame's source line such as
 // `    raise RuntimeError("...")`.
 func onCodeLine(text string, start int) bool {
-	from := strings.LastIndexByte(text[:start], '\n') + 1
+	from := lineStart(text, start)
 	return from < len(text) && (text[from] == ' ' || text[from] == '\t')
 }
 
@@ -821,7 +821,7 @@ func litPreferExceptionLine(lp *litProg, first []int, text string) []int {
 // touches: a Hit's Line. A caller that moves a hit onto other text (a
 // match found in a rewritten copy) takes its Line from here too.
 func SurroundingLines(text string, start, end int) string {
-	from := strings.LastIndexByte(text[:start], '\n') + 1
+	from := lineStart(text, start)
 	to := len(text)
 	if end > start && text[end-1] == '\n' {
 		to = end - 1
