@@ -126,6 +126,16 @@ func parseCompiledLit(expr string) (*compiledLit, bool) {
 		nLits++
 	}
 	for i := 0; i < len(expr); {
+		// A run of literal bytes, copied at once: most of a pattern.
+		j := i
+		for j < len(expr) && !litSpecial[expr[j]] {
+			j++
+		}
+		if j > i {
+			text = append(text, expr[i:j]...)
+			i = j
+			continue
+		}
 		c := expr[i]
 		switch c {
 		case '\\':
@@ -200,6 +210,15 @@ func parseCompiledLit(expr string) (*compiledLit, bool) {
 	b.c = compiled{lit: p, groups: p.groups}
 	return b, true
 }
+
+// litSpecial marks the bytes parseCompiledLit reads one at a time: the
+// backslash and the metacharacters; every other byte is literal text.
+var litSpecial = func() (t [256]bool) {
+	for _, c := range []byte(`\\.()[]{}|*+?^$`) {
+		t[c] = true
+	}
+	return t
+}()
 
 // asciiPunct is the ASCII punctuation a backslash makes literal in every
 // regexp2 mode.
