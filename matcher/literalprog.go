@@ -303,6 +303,26 @@ func (p *litProg) find(text string, from int, loc []int) ([]int, bool) {
 		if s == len(text) {
 			break
 		}
+		if b >= 0 {
+			// Every later start whose first gap ends at b too fails as
+			// s did: the gaps after the first search from b on, whatever
+			// the start. A start before b finds the literal at b (it
+			// searches from a place at or before b, which s's search
+			// passed with no earlier occurrence); for `.+?`, b itself is
+			// the first start that does not, for `.*?` the next character.
+			next := b
+			if !p.gaps[0].min1 {
+				if b == len(text) {
+					break
+				}
+				_, n := utf8.DecodeRuneInString(text[b:])
+				next = b + n
+			}
+			if next > s {
+				s = next
+				continue
+			}
+		}
 		_, n := utf8.DecodeRuneInString(text[s:])
 		s += n
 	}
