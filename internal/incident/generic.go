@@ -512,9 +512,10 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 		cause := g.findClassified(burstOf(gen), id)
 		if cause == nil && gen.Generic {
 			cause = g.findFailure(burstOf(gen), id)
-			if cause != nil && killedFor(gen, cause) {
+			if cause != nil && (killedFor(gen, cause) || diedAfter(gen, cause)) {
 				// The tasks a supervisor ended, after its report of
-				// why: that report leads.
+				// why, or the process's death after its error line:
+				// that line leads.
 				g.leadKill(gen, id, cause)
 				continue
 			}
@@ -669,6 +670,24 @@ func signalReportOnly(line string) bool {
 		return sig == "Killed" || sig == "Terminated"
 	}
 	return strings.HasSuffix(t, ": Terminated") || strings.HasSuffix(t, ": Killed")
+}
+
+// diedAfter reports whether the failure c, which the generic line gen
+// would be folded into, only reports the process's death (C++'s
+// "terminate called after throwing ...", faulthandler's abort, the shell's
+// "Aborted (core dumped)" or "Killed") printed after gen in gen's source,
+// within borrowedGap bytes, where gen, no record naming either, is an
+// error line that says what went wrong ("[E] Network has dynamic or shape
+// inputs, but no optimization profile has been defined."), not only that
+// something failed, nor a request's answer. A process's death says how it
+// ended, never what failed first (see firstReportOf): the error line
+// before it leads, and the death is listed in its incident. A death
+// printed before the line, or an error line that only says a task failed,
+// keeps the death's lead.
+func diedAfter(gen, c *group) bool {
+	return gen.Alert.Record.ID == "" && c.Alert.Record.ID == "" && c.Settling && c.Sent == 0 && c.Source != "" && c.Source == gen.Source &&
+		gen.End <= c.Off && c.Off-gen.End <= borrowedGap && canBeRoot(gen) && !vagueLine(gen) && !gen.vagueHeadline() &&
+		!analysis.AccessLine(lineOf(gen)) && (deathShape(c.NativeKind) || signalReportOnly(lineOf(c)))
 }
 
 // leadKill makes the generic line gen (fingerprint id), a supervisor's

@@ -1,0 +1,45 @@
+package incident_test
+
+import "testing"
+
+// An error line no record names, then the process's death: C++'s
+// terminate with its what() and the shell's "Aborted (core dumped)"
+// (onnx2trt under TensorRT 7.1), or the shell's report alone. The
+// death says how the process ended, never what failed: the error line
+// before it leads, in one incident with the death listed, in each
+// source's wording (their records left out). An error line that only says
+// something failed does not take the lead from the death, and a death
+// printed before the error line keeps its own.
+func TestTheErrorLineBeforeADeathLeadsIt(t *testing.T) {
+	m := matcherWithout(t, "tensorrt-no-optimization-profile", "tensorrt-engine-build-failed", "trtllm-engine-deserialize-failed")
+	for _, c := range []struct {
+		lines []string
+		says  string
+	}{
+		{[]string{
+			"Building TensorRT engine, FP16 available:1",
+			"    Max batch size:     5",
+			"[2020-08-20 11:03:50   ERROR] Network has dynamic or shape inputs, but no optimization profile has been defined.",
+			"[2020-08-20 11:03:50   ERROR] Network validation failed.",
+			"terminate called after throwing an instance of 'std::runtime_error'",
+			"  what():  Failed to create object",
+			"Aborted (core dumped)",
+		}, "no optimization profile has been defined"},
+		{[]string{
+			"[2020-08-20 11:03:50   ERROR] Network has dynamic or shape inputs, but no optimization profile has been defined.",
+			"Aborted (core dumped)",
+		}, "no optimization profile has been defined"}} {
+		got := scanLines(t, m, c.lines)
+		if len(got) != 1 || !leadsWith(got[0], c.says) || len(got[0].Consequences) == 0 {
+			t.Errorf("%s, then the death: want one incident led by the error line with the death listed, got %d:%s", c.says, len(got), describe(got))
+		}
+	}
+	death := []string{"terminate called after throwing an instance of 'std::runtime_error'", "  what():  Failed to create object", "Aborted (core dumped)"}
+	want := leadOf(scanLines(t, m, death)[0])
+	if got := scanLines(t, m, append([]string{"ERROR: request failed"}, death...)); len(got) == 0 || leadOf(got[0]) != want {
+		t.Errorf("a line that only says something failed, then the death: want %s to lead, got %d:%s", want, len(got), describe(got))
+	}
+	if got := scanLines(t, m, append(death, "[2020-08-20 11:03:50   ERROR] Network has dynamic or shape inputs, but no optimization profile has been defined.")); len(got) == 0 || leadOf(got[0]) != want {
+		t.Errorf("the death, then an error line: want %s to lead, got %d:%s", want, len(got), describe(got))
+	}
+}
