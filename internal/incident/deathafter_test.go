@@ -43,3 +43,31 @@ func TestTheErrorLineBeforeADeathLeadsIt(t *testing.T) {
 		t.Errorf("the death, then an error line: want %s to lead, got %d:%s", want, len(got), describe(got))
 	}
 }
+
+// An exception line no record names that says what failed (a CUDA error
+// of cuBLAS), then the traceback of the request that failed with it,
+// whose exception says only that the work returned nothing (sglang's
+// diffusion server answering 500). The first line leads, with the
+// request's traceback listed in its incident (cuBLAS's record left out).
+// A first line that names no family of failure does not take the lead
+// from the traceback after it.
+func TestAnExceptionLineThatNamesTheFailureLeadsTheTracebackAfterIt(t *testing.T) {
+	m := matcherWithout(t, "cublas-status-error")
+	request := []string{
+		"[12-24 08:20:04] Failed to generate output for prompt: Model generation returned no output.",
+		"Traceback (most recent call last):",
+		`File "/usr/local/lib/python3.12/dist-packages/sglang/multimodal_gen/runtime/utils/logging_utils.py", line 495, in log_generation_timer`,
+		"yield timer",
+		`File "/usr/local/lib/python3.12/dist-packages/sglang/multimodal_gen/runtime/entrypoints/openai/utils.py", line 111, in process_generation_batch`,
+		`raise RuntimeError("Model generation returned no output.")`,
+		"RuntimeError: Model generation returned no output.",
+	}
+	got := scanLines(t, m, append([]string{"RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling cublasCreate(handle)"}, request...))
+	if len(got) != 1 || !leadsWith(got[0], "CUBLAS_STATUS_ALLOC_FAILED") || len(got[0].Consequences) == 0 {
+		t.Errorf("cuBLAS's error, then the request's traceback: want one incident led by cuBLAS's line with the traceback listed, got %d:%s", len(got), describe(got))
+	}
+	want := leadOf(scanLines(t, m, request)[0])
+	if got := scanLines(t, m, append([]string{"RuntimeError: the request was cancelled"}, request...)); len(got) == 0 || leadOf(got[0]) != want {
+		t.Errorf("a line that names no family, then the traceback: want %s to lead, got %d:%s", want, len(got), describe(got))
+	}
+}

@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 890,
 	detected: 853,
-	cause:    758,
+	cause:    759,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
