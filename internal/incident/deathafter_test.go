@@ -71,3 +71,35 @@ func TestAnExceptionLineThatNamesTheFailureLeadsTheTracebackAfterIt(t *testing.T
 		t.Errorf("a line that names no family, then the traceback: want %s to lead, got %d:%s", want, len(got), describe(got))
 	}
 }
+
+// vLLM's API server logs the traceback of EngineDeadError one line a
+// record, each behind its logger's header: a paste that begins inside it
+// starts at a frame's source line ("    raise
+// self._format_exception(outputs) from None"), then the exception that
+// sends the reader to the engine's stack trace above. Both are
+// consequences, with no root in sight (gpustack#2965, ArcticInference#223);
+// the exception says what died and
+// leads, the source line is listed (vLLM's engine-dead record left out),
+// in each thread's lines. The source line alone is still alerted.
+func TestAnExceptionLeadsTheSourceLineLoggedBeforeIt(t *testing.T) {
+	m := matcherWithout(t, "vllm-engine-dead")
+	for _, lines := range [][]string{
+		{
+			"(APIServer pid=7) ERROR 10-21 11:25:49 [serving_chat.py:1051]     raise self._format_exception(outputs) from None",
+			"(APIServer pid=7) ERROR 10-21 11:25:49 [serving_chat.py:1051] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.",
+		},
+		{
+			`(APIServer pid=3314) ERROR 11-10 04:36:43 [async_llm.py:430]   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core_client.py", line 843, in get_output_async`,
+			"(APIServer pid=3314) ERROR 11-10 04:36:43 [async_llm.py:430]     raise self._format_exception(outputs) from None",
+			"(APIServer pid=3314) ERROR 11-10 04:36:43 [async_llm.py:430] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.",
+		},
+	} {
+		got := scanLines(t, m, lines)
+		if len(got) != 1 || !leadsWith(got[0], "EngineDeadError") {
+			t.Errorf("%q: want one incident led by EngineDeadError, got %d:%s", lines[0], len(got), describe(got))
+		}
+	}
+	if got := scanLines(t, m, []string{"(APIServer pid=7) ERROR 10-21 11:25:49 [serving_chat.py:1051]     raise self._format_exception(outputs) from None"}); len(got) != 1 {
+		t.Errorf("the source line alone: want it alerted, got %d:%s", len(got), describe(got))
+	}
+}
