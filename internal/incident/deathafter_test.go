@@ -77,10 +77,9 @@ func TestAnExceptionLineThatNamesTheFailureLeadsTheTracebackAfterIt(t *testing.T
 // starts at a frame's source line ("    raise
 // self._format_exception(outputs) from None"), then the exception that
 // sends the reader to the engine's stack trace above. Both are
-// consequences, with no root in sight (gpustack#2965, ArcticInference#223);
-// the exception says what died and
+// consequences, with no root in sight; the exception says what died and
 // leads, the source line is listed (vLLM's engine-dead record left out),
-// in each thread's lines. The source line alone is still alerted.
+// in two threads' lines. The source line alone is still alerted.
 func TestAnExceptionLeadsTheSourceLineLoggedBeforeIt(t *testing.T) {
 	m := matcherWithout(t, "vllm-engine-dead")
 	for _, lines := range [][]string{

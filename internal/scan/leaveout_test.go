@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 890,
 	detected: 853,
-	cause:    760,
+	cause:    763,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
