@@ -673,9 +673,9 @@ func signalReportOnly(line string) bool {
 }
 
 // diedAfter reports whether the failure c, which the generic line gen
-// would be folded into, only reports the process's death (C++'s
+// would be folded into, only reports the process's own death (C++'s
 // "terminate called after throwing ...", faulthandler's abort, the shell's
-// "Aborted (core dumped)" or "Killed") printed after gen in gen's source,
+// "Aborted (core dumped)") printed after gen in gen's source,
 // within borrowedGap bytes, where gen, no record naming either, is an
 // error line that says what went wrong ("[E] Network has dynamic or shape
 // inputs, but no optimization profile has been defined."), not only that
@@ -683,11 +683,12 @@ func signalReportOnly(line string) bool {
 // ended, never what failed first (see firstReportOf): the error line
 // before it leads, and the death is listed in its incident. A death
 // printed before the line, or an error line that only says a task failed,
-// keeps the death's lead.
+// keeps the death's lead; so does a kill from outside ("Killed",
+// "Terminated"), which an error line of the process does not explain.
 func diedAfter(gen, c *group) bool {
 	return gen.Alert.Record.ID == "" && c.Alert.Record.ID == "" && c.Settling && c.Sent == 0 && c.Source != "" && c.Source == gen.Source &&
 		gen.End <= c.Off && c.Off-gen.End <= borrowedGap && canBeRoot(gen) && !vagueLine(gen) && !gen.vagueHeadline() &&
-		!analysis.AccessLine(lineOf(gen)) && (deathShape(c.NativeKind) || signalReportOnly(lineOf(c)))
+		!analysis.AccessLine(lineOf(gen)) && deathShape(c.NativeKind) && !signalReportOnly(lineOf(c))
 }
 
 // namedBefore reports whether the failure c, which the exception line gen
