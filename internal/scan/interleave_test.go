@@ -436,11 +436,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"211-gloo-connectfullmesh-rank-prefix-then-scheduler.log + 213-loki-reversed-scheduler-exception-disagg-decode.log": {
 		"two-failures": "both hold a 'Scheduler hit an exception' wrapper alone: one record from one source is one incident for a whole scan, and the second wrapper joins the first, the cause of the first crash",
 	},
-	// dev-17: both hold TensorRT-LLM's 'Failed to initialize executor on
-	// rank N:' line.
-	"1668-trtllm-nixl-ucx-tls-tcp-vram-detected-as-host.log + 1669-inline-code-trtllm-executor-max-num-tokens-tokens-per-block.log": {
-		"two-failures": "the first excerpt's executor line is a trtllm-executor-init-failed match too (under NIXL's registration failure): one record from one source is one incident for a whole scan, so the second executor failure joins the first",
-	},
 	// dev-4: measured before any change made for the batch.
 	"783-nvcc-warnings-then-scheduler-exception-init-device-graphs-cut.log + 784-awq-numpy2-sigquit-line-between-prose.log": {
 		"two-near": "the second excerpt is only the launcher's sigquit line, read within the correlation window after the first crash with no restart between: it joins that crash as its report of the death",

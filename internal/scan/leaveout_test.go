@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 889,
-	detected: 851,
-	cause:    750,
+	excerpts: 890,
+	detected: 853,
+	cause:    752,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

@@ -347,6 +347,13 @@ var lmdeployChecks = []engineComponent{
 			lmdeployLog("ERROR", "base.py:55", "ValueError: The checkpoint you are trying to load has model type `qwen3_5_moe` but Transformers does not recognize this architecture. This could be because of an issue with the checkpoint, or because your version of Transformers is out of date.") + "\n" +
 				lmdeployLog("ERROR", "base.py:56", "<Model> check failed!"),
 		}},
+		// The check's own line after the import it tried: the missing
+		// module leads, as a model type transformers does not know does
+		// (lmdeploy#2443, #2714).
+		{family: "a package the model's quantization needs is not installed", want: "python-module-not-found", bare: true, lines: []string{
+			"2024-09-11 03:19:40,221 - lmdeploy - ERROR - ModuleNotFoundError: No module named 'awq'\n2024-09-11 03:19:40,221 - lmdeploy - ERROR - <autoawq> test failed!\nPlease ensure it has been installed correctly.",
+			"2024-11-06 22:40:35,607 - lmdeploy - ERROR - __init__.py:17 - ModuleNotFoundError: No module named 'awq'\n2024-11-06 22:40:35,607 - lmdeploy - ERROR - __init__.py:18 - <autoawq> test failed!\nPlease ensure it has been installed correctly.",
+		}},
 		{family: "a kernel package the model needs", want: "lmdeploy-env-check-failed", bare: true, lines: []string{
 			lmdeployLog("ERROR", "base.py:55", "AssertionError: DeepSeek-V3.2 requires flash_mla to be available.") + "\n" +
 				lmdeployLog("ERROR", "base.py:56", "<Model> check failed!\nChecking failed with error DeepSeek-V3.2 requires flash_mla to be available."),
