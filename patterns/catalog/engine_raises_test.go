@@ -330,6 +330,10 @@ var tritonServerRaises = []engineComponent{
 		}},
 		{family: "a model directory Triton cannot read", want: "triton-model-repository-invalid", bare: true, lines: []string{
 			tritonLog('E', "model_repository_manager.cc:1186", "Poll failed for model directory 'ensemble': failed to open text file for read /models/ensemble/config.pbtxt: No such file or directory"),
+			// A model loaded by name that no repository holds
+			// (triton-inference-server/core#244, model_analyzer#786).
+			"E0817 19:18:51.786824 2997733 model_repository_manager.cc:1265] failed to poll model 'dne': model not found in any model repository.",
+			"E1107 07:34:03.823179 7 model_repository_manager.cc:1265] failed to poll model 'pipe': model not found in any model repository.",
 		}},
 		{family: "near misses: repository notices", bare: true, lines: []string{
 			tritonLog('I', "model_lifecycle.cc:818", "successfully loaded 'tensorrt_llm' version 1"),
