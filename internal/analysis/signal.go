@@ -287,43 +287,102 @@ func statusAfter(s string) bool {
 func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 
 // quiet reports, for an entry without a traceback, that signalOf gives it
-// no signal: it is not native (nor a native shape a logger relayed), and it has no level and does not open with
-// an error word, or its level is INFO or DEBUG (the assembler's levels are
-// normalised). It may say false of a quiet entry (signalOf decides then),
-// never true of one with a signal; it is small enough to inline, for the
-// entries that are neither.
+// no signal: it is not native (nor a native shape a logger relayed), and
+// it has no level and none of the level-less failure shapes
+// (levelLessFailure), or its level is INFO or DEBUG and its message
+// reports none of what a routine line may (routineReport). It may say
+// false of a quiet entry (signalOf decides then), never true of one with a
+// signal.
 func quiet(e *entry.Entry) bool {
 	if e.Format == entry.FormatNative || e.Native != "" {
 		return false
 	}
 	switch e.Level {
 	case "":
-		if m := e.Message; m != "" {
-			switch m[0] { // startsWithErrorWord's, httpErrorStatus's and entry.FailureSummary's first bytes
-			case 'E', '[', 'F', 'C', '<', 'H', 'e', 'f', 'I', 'U', 'u', 'c', ' ', 0xC3: // 0xC3: "×"'s first byte; 'u', 'c': Go's lower-case failed actions (liberror.go)
-				return false
-			}
-			// entry.FailureSummary's status at the end of a sentence,
-			// an exception quoted or an abnormal death (one 'x' for
-			// both: levelLessDeathReport), a request's HTTP error
-			// status read at the line's end (httpclient.go), a
-			// library's own error line (libraryErrorLine), the
-			// kernel's report (kernel.go), a memory checker's
-			// (memcheck.go), an assertion's (assertline.go) and a
-			// failed call's status (statusline.go), a CUDA call's
-			// (cudastatus.go), a named function's failure
-			// (funcfailed.go), vLLM's record behind a prefix
-			// (innerrecord.go), each behind its byte test.
-			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l))) && !killReportOrExit(l) && !httpStatusFailure(l) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(cudaStatusCandidate(l) && cudaStatusFailure(l)) && !(funcFailedCandidate(l) && funcFailed(l)) && !(innerRecordCandidate(l) && innerRecordError(l)) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+		m := e.Message
+		if m == "" {
+			return true
 		}
-		return true
+		return !failureFirstByte[m[0]] && !levelLessFailure(e, m)
 	case "INFO", "DEBUG":
-		// A routine line of another library may report a death
-		// (deathReport); uvicorn's access and start-up lines never do.
-		return e.Format == entry.FormatUvicorn || !deathState(e.Message) && !httpxServerError(e.Message) && !goNetCandidate(e.Message) && !(rustNetCandidate(e.Message) && rustNetFailure(FirstLine(e.Message))) && !watchdogOrGoExit(FirstLine(e.Message))
+		// uvicorn's access and start-up lines never report one.
+		return e.Format == entry.FormatUvicorn || !routineReport(e.Message)
 	}
 	return false
+}
+
+// failureFirstByte marks the bytes a message with no level may open with
+// when it is a failure that quiet leaves to signalOf: the first bytes of
+// startsWithErrorWord's, httpErrorStatus's and entry.FailureSummary's
+// words, of "×" (0xC3), and Go's lower-case failed actions ('u', 'c':
+// liberror.go).
+var failureFirstByte = func() (b [256]bool) {
+	for _, c := range []byte("E[FC<HefIUuc \xC3") {
+		b[c] = true
+	}
+	return b
+}()
+
+// levelLessFailure reports whether m, the message of entry e with no
+// level, may be a failure in one of the shapes read on a line without a
+// level, each behind its byte test, in the order of their cost. Behind any
+// header: a failure's status at the line's end (entry.StatusEnd), an NCCL
+// WARN line (ncclwarn.go), llama.cpp's error line (llamalog.go), an
+// exception quoted or an abnormal death (one 'x' for both:
+// levelLessDeathReport), a kill or an exit (killreport.go), a request's
+// HTTP error status (httpclient.go). Only without sglang's own logger's
+// header, whose lines are the engine's Python logging: the rest
+// (networkOrJobFailure, quotedfailure.go, nativeReport, callFailure, a
+// library's own error line, kubectl's report).
+func levelLessFailure(e *entry.Entry, m string) bool {
+	l := FirstLine(m)
+	header := loggerHeader(e.Format)
+	switch {
+	case entry.StatusEnd(l), ncclWarnCandidate(l, header), llamaLogStart(l) && llamaLogError(l),
+		exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l)), killReportOrExit(l), httpStatusFailure(l):
+		return true
+	case header:
+		return false
+	}
+	return networkOrJobFailure(l) || quotedFailureCandidate(l) || nativeReport(e, l, m) || callFailure(l, e.Text) ||
+		libraryError(l) || kubeFailureIn(e) != ""
+}
+
+// networkOrJobFailure reports whether l may be a network failure (Go's
+// and Rust's errors: gonet.go, rustnet.go; a retry that ended:
+// retryend.go; UCX's fatal report: ucxfatal.go; a failed RDMA work
+// completion: ibvstatus.go) or Slurm's banner of a cancelled job.
+func networkOrJobFailure(l string) bool {
+	return goNetCandidate(l) || rustNetCandidate(l) && rustNetFailure(l) || retryEnd(l) || ucxFatal(l) || slurmCancelled(l) ||
+		ibvStatusCandidate(l) && ibvStatusFailure(l)
+}
+
+// nativeReport reports whether entry e, whose message m opens with line
+// l, is the kernel's report (kernel.go), a memory checker's
+// (memcheck.go), an assertion's (assertline.go), or opens or ends with a
+// crash handler's banner (crashbanner.go).
+func nativeReport(e *entry.Entry, l, m string) bool {
+	return kernelLineStart(l) && kernelFailure(m) || memCheckStart(l) && memoryCheckReport(l) || assertionLine(l) ||
+		crashBannerStart(l) && crashBanner(l) || e.Lines >= 2 && crashBanner(lastLine(e.Text))
+}
+
+// callFailure reports whether l (of an entry whose text is text) shows a
+// failed call: its status (statusline.go), a CUDA call's (cudastatus.go),
+// a named function's failure (funcfailed.go), or vLLM's record behind a
+// prefix (innerrecord.go).
+func callFailure(l, text string) bool {
+	return statusFailure(l, text) || statusNameLead(l) || cudaStatusCandidate(l) && cudaStatusFailure(l) ||
+		funcFailedCandidate(l) && funcFailed(l) || innerRecordCandidate(l) && innerRecordError(l)
+}
+
+// routineReport reports whether m, the message of a routine (INFO or
+// DEBUG) line, may report what a routine line of another library may:
+// a component's death (deathReport), a server error an HTTP client got
+// (httpclient.go), a network failure (gonet.go, rustnet.go), a watchdog
+// that fired or a child's death (watchdog.go, goexit.go).
+func routineReport(m string) bool {
+	return deathState(m) || httpxServerError(m) || goNetCandidate(m) || rustNetCandidate(m) && rustNetFailure(FirstLine(m)) ||
+		watchdogOrGoExit(FirstLine(m))
 }
 
 const tracebackHeader = "Traceback (most recent call last):"
