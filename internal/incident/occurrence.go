@@ -356,7 +356,15 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 			// A wrapper alone says which process died; what its frames
 			// say of where comes first.
 			a.Record.Solutions = withTriage(tr, a.Record.Solutions)
-			a.Headline = triageHeadline(tr, o.Rank, d.Headline, false)
+			if cutUnder(e, d) {
+				// Over a traceback cut before its exception line, the
+				// last frame it printed is where the process died, as
+				// for a cut traceback no wrapper names.
+				line := strings.Replace(fragmentLine(e, d), ": Traceback (most recent call last): (last frame: ", " (last frame: ", 1)
+				a.Headline = triageHeadline(tr, o.Rank, line, true)
+			} else {
+				a.Headline = triageHeadline(tr, o.Rank, d.Headline, false)
+			}
 		}
 	} else {
 		a.Record = sinks.Record{
@@ -432,6 +440,21 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 	}
 	a.Fingerprint = o.Alert.Fingerprint
 	o.Alert = a
+}
+
+// cutUnder reports whether the wrapper d leads is over a traceback of e
+// cut before its exception line: frames, and no link that names an
+// exception.
+func cutUnder(e *entry.Entry, d *analysis.Diagnosis) bool {
+	if e.Traceback == nil || d.Exception == nil || d.Exception.Type != "" || len(framesOf(e, d.Exception)) == 0 {
+		return false
+	}
+	for i := range e.Traceback.Links {
+		if e.Traceback.Links[i].Type != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // fragmentLine is the headline of a traceback that lost its exception
