@@ -129,6 +129,9 @@ type Occurrence struct {
 	// exception says the alert carries an exception with a type, for
 	// an occurrence whose alert is not built yet (lazy).
 	exception bool
+	// elsewhere is pointsElsewhere of the diagnosis, which buildAlert
+	// reads again: it searches the cause's line.
+	elsewhere bool
 	// lazy, when set, builds the rest of Alert (see Builder); seq is the
 	// Builder's count when it made the occurrence. fp is the fingerprint
 	// until then (Alert.Fingerprint is set with the rest): a repeat finds
@@ -194,7 +197,7 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 		if leadingWrapper(d) {
 			r.Role = string(patterns.RoleCause)
 		}
-		if pointsElsewhere(d) {
+		if o.elsewhere = pointsElsewhere(d); o.elsewhere {
 			r.Role = string(patterns.RoleConsequence)
 		}
 	} else {
@@ -346,7 +349,7 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 		if leadingWrapper(d) {
 			a.Record.Role = string(patterns.RoleCause)
 		}
-		if pointsElsewhere(d) {
+		if o.elsewhere { // pointsElsewhere(d), as occurrenceInto found it
 			a.Record.Role = string(patterns.RoleConsequence)
 		}
 		a.Record.Solutions = d.Cause.Record.SolutionsFor(src.Engine)
