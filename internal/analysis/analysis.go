@@ -247,7 +247,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		a.matchJoined(e)
 	}
 	*d = Diagnosis{PatternErrors: a.perrs}
-	sig, sigSev := signalOf(e)
+	sig, sigSev, death := readSignal(e)
 	if len(a.hits) == 0 {
 		if sig == "" {
 			if stack, printed, ok := hangStack(e); ok {
@@ -256,7 +256,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			}
 			return false
 		}
-		a.unclassified(d, e, sig, sigSev, nil)
+		a.unclassified(d, e, sig, sigSev, death, nil)
 		a.underProcessHeader(d, e)
 		a.leadWithClassRecord(d, e)
 		a.leadWithRaisedClass(d, e)
@@ -279,7 +279,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		if sig == "" {
 			sig, sigSev = SignalNative, patterns.SeverityError
 		}
-		a.unclassified(d, e, sig, sigSev, nil)
+		a.unclassified(d, e, sig, sigSev, death, nil)
 		return true
 	}
 	// A wrapper that names its component's remedy leads over the code
@@ -296,7 +296,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			} else {
 				d.Context = s.wrappers()
 				d.Alternatives, d.Others = nil, s.nonWrappers()
-				a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
+				a.unclassified(d, e, SignalException, patterns.SeverityError, false, exc)
 				return true
 			}
 		}
@@ -326,7 +326,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		if exc != nil {
 			d.Context = s.framing()
 			d.Alternatives, d.Others = nil, s.unframed()
-			a.unclassified(d, e, SignalException, patterns.SeverityError, exc)
+			a.unclassified(d, e, SignalException, patterns.SeverityError, false, exc)
 			d.Role = patterns.RoleConsequence
 			return true
 		}
@@ -337,7 +337,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			// root is the failure, the record its context.
 			d.Context = s.framing()
 			d.Alternatives, d.Others = nil, s.unframed()
-			a.unclassified(d, e, SignalException, patterns.SeverityError, root)
+			a.unclassified(d, e, SignalException, patterns.SeverityError, false, root)
 			return true
 		}
 	}
@@ -437,8 +437,10 @@ func matchedHeadline(e *entry.Entry, h *matcher.Hit) string {
 }
 
 // unclassified fills d for a failure no record names. exc is the exception
-// link that is the cause; nil takes the signal's own.
-func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev patterns.Severity, exc *entry.Exception) {
+// link that is the cause; nil takes the signal's own. death says the
+// signal is a level-less line's report of another component's death
+// (readSignal).
+func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev patterns.Severity, death bool, exc *entry.Exception) {
 	d.Role = patterns.RoleCause
 	d.Signal = sig
 	d.Severity = sev
@@ -624,7 +626,7 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.Fragment = true
 			d.Role = patterns.RoleConsequence
 		}
-		if sig == SignalLevel && (e.Level == "INFO" || e.Level == "DEBUG" || e.Level == "" && levelLessDeathReport(FirstLine(e.Message))) {
+		if sig == SignalLevel && (e.Level == "INFO" || e.Level == "DEBUG" || death) {
 			// A routine line's report of another component's death
 			// (deathReport): the dead component's own lines say why.
 			d.Role = patterns.RoleConsequence

@@ -30,10 +30,11 @@ import (
 // cudaRoutineStatuses are error enums' words a caller meets by design.
 var cudaRoutineStatuses = [...]string{"NotReady", "NOT_READY", "AlreadyEnabled", "ALREADY_ENABLED", "AlreadyRegistered", "ALREADY_REGISTERED", "AlreadyMapped", "ALREADY_MAPPED"}
 
-// cudaCarriesOn are words of a line whose writer goes on after the
-// status it prints ("... CUDA_ERROR_OUT_OF_MEMORY (may not be an issue
-// e.g. torch allocator will free cache and retry)").
-var cudaCarriesOn = [...]string{"retry", "Retry", "falling back", "Falling back", "fallback", "ignor", "Ignor", "skipping", "Skipping", "not be an issue", "not an issue"}
+// cudaCarriesOn are the words, besides a carry-on clause
+// (carriesOnPast), of a line whose writer goes on after the status it
+// prints ("... CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch
+// allocator will free cache and retry)").
+var cudaCarriesOn = [...]string{"not be an issue", "not an issue", "and retry"}
 
 // cudaStatusCandidate is cudaStatusFailure's byte test: l holds "cuda" or
 // "CUDA_".
@@ -47,7 +48,7 @@ func cudaStatusFailure(l string) bool {
 	if !cudaErrorName(l) && !cudaCallStatus(l) {
 		return false
 	}
-	return !containsAnyOf(l, cudaCarriesOn[:])
+	return !carriesOnPast(l, cudaCarriesOn[:])
 }
 
 // cudaErrorName reports whether l names a CUDA error enum (cudaErrorX,

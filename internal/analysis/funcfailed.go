@@ -22,9 +22,10 @@ import (
 // says its writer carries on (a retry, a fallback, an optional piece it
 // skips) is none.
 
-// funcFailedCarriesOn are words of a line whose writer goes on after the
-// failure it reports.
-var funcFailedCarriesOn = [...]string{"retrying", "Retrying", "will retry", "falling back", "Falling back", "fallback", "ignor", "Ignor", "skipping", "Skipping", "optional", "using default", "trying ", "Trying "}
+// funcFailedCarriesOn are the words, besides a carry-on clause
+// (carriesOnPast), of a line whose writer goes on after the failure it
+// reports: an optional piece, another try.
+var funcFailedCarriesOn = [...]string{"optional", "trying ", "Trying "}
 
 // maxFuncName bounds a function's name in front of its failure.
 const maxFuncName = 64
@@ -48,7 +49,7 @@ func funcFailed(l string) bool {
 		if from >= len(l) || !ascii.Letter(l[from]) || !functionNameBefore(l[:at]) {
 			continue
 		}
-		return !containsAnyOf(l, funcFailedCarriesOn[:])
+		return !carriesOnPast(l, funcFailedCarriesOn[:])
 	}
 	return false
 }
@@ -157,7 +158,7 @@ func locatedError(l string) bool {
 			}
 		}
 		if phrase {
-			return !containsAnyOf(l, funcFailedCarriesOn[:])
+			return !carriesOnPast(l, funcFailedCarriesOn[:])
 		}
 	}
 	return false
@@ -193,7 +194,7 @@ func taggedLocationFailed(l string) bool {
 	rest := r[i+len(" failed"):]
 	for _, p := range [...]string{": ", " with ", " because "} {
 		if x, ok := strings.CutPrefix(rest, p); ok && hasLetter(x) {
-			return !containsAnyOf(l, funcFailedCarriesOn[:])
+			return !carriesOnPast(l, funcFailedCarriesOn[:])
 		}
 	}
 	return false

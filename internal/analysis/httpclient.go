@@ -78,9 +78,10 @@ func healthProbeURL(req string) bool {
 // https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/503"), a
 // status after a label where it ends the line.
 
-// httpStatusRoutine are words of a line about a failed request that
-// carries on.
-var httpStatusRoutine = [...]string{"retrying", "Retrying", "will retry", "skipping", "Skipping", "ignor", "Ignor", "optional"}
+// httpStatusRoutine are the words, besides a carry-on clause
+// (carriesOnPast), of a line about a failed request that carries on: an
+// optional file it does without.
+var httpStatusRoutine = [...]string{"optional"}
 
 // httpStatusFailure reports whether l, a line with no level, says a
 // request failed with an HTTP error status (see above).
@@ -88,7 +89,7 @@ func httpStatusFailure(l string) bool {
 	if !httpStatusEnd(l) && (!httpxMessageEnd(l) || !httpxStatusError(l)) {
 		return false
 	}
-	return failureVerb(l) && !containsAnyOf(l, httpStatusRoutine[:]) && !earlyAttempt(l) && !headProbe(l)
+	return failureVerb(l) && !carriesOnPast(l, httpStatusRoutine[:]) && !earlyAttempt(l) && !headProbe(l)
 }
 
 // headProbe reports whether l reports an HTTP HEAD request: a probe of

@@ -29,14 +29,16 @@ var nativeWarnFailureWords = [...]string{
 	"Connection closed", "closed by", "Connection reset", "connection reset", "timed out",
 }
 
-// nativeWarnRoutineWords mark a native warning that reports no failure of
-// its own work (see above): a retry, a probe of an address family or a
-// host name that the socket does without, a setting, a fallback.
+// nativeWarnRoutineWords mark, besides a carry-on clause (carriesOnPast:
+// a retry, a fallback, what it ignores or skips), a native warning that
+// reports no failure of its own work (see above): a try's count, a probe
+// of an address family or a host name that the socket does without, a
+// setting.
 var nativeWarnRoutineWords = [...]string{
-	"retrying", "Retrying", "will retry", "Will retry", "retry in", "retry after", "try=",
+	"try=",
 	"The client socket has failed to connect", "cannot be initialized", "cannot be retrieved",
 	"errno: 97 ", "errno: 99 ", "not yet listening",
-	"deprecated", "fall back", "falling back", "Falling back", "ignor", "skipping", "Skipping",
+	"deprecated",
 	// A probe of a device that is not there (ENODEV), which the
 	// component skips for the next one, and an autotuner's candidate
 	// kernel that cannot run, which it drops from its choices.
@@ -48,5 +50,5 @@ var nativeWarnRoutineWords = [...]string{
 // warning (see above). Only such warnings are read, not every line: the
 // entry package has found their header.
 func nativeWarnFailure(msg string) bool {
-	return containsAnyOf(msg, nativeWarnFailureWords[:]) && !containsAnyOf(msg, nativeWarnRoutineWords[:])
+	return containsAnyOf(msg, nativeWarnFailureWords[:]) && !carriesOnPast(msg, nativeWarnRoutineWords[:])
 }

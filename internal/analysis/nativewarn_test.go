@@ -70,7 +70,7 @@ func FuzzNativeWarnFailure(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if nativeWarnFailure(s) && containsAnyOf(s, nativeWarnRoutineWords[:]) {
+		if nativeWarnFailure(s) && carriesOnPast(s, nativeWarnRoutineWords[:]) {
 			t.Fatalf("nativeWarnFailure(%q) with a routine word", s)
 		}
 	})

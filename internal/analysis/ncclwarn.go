@@ -48,7 +48,7 @@ func ncclWarnMessage(l string) (string, bool) {
 			return msg, true
 		}
 		w := before[strings.LastIndexByte(before, ' ')+1:]
-		return msg, ncclSourceLocation(w) || deviceTag(w) || processTriple(w)
+		return msg, ncclSourceLocation(w) || ncclFunctionLocation(w) || deviceTag(w) || processTriple(w)
 	}
 	if before == "" {
 		// "WARN file.h:344 <message>", the first releases' header.
@@ -60,6 +60,33 @@ func ncclWarnMessage(l string) (string, bool) {
 	}
 	// "file.h:344 WARN <message>": a stripped header.
 	return msg, ncclSourceLocation(before)
+}
+
+// ncclFunctionLocation reports whether w is the function and line that a
+// network plugin's warnings print where NCCL's own print a source file
+// (aws-ofi-nccl's "nccl_net_ofi_rdma_init:7978 NCCL WARN NET/OFI ...",
+// "create_nccl_ofi_component:459", "ofi_process_cq:196"), or the last
+// piece of a C++ signature that a newer release prints there
+// ("..., uint16_t):46"): a C identifier with an underscore, or a closing
+// parenthesis, then a colon and the line's digits.
+func ncclFunctionLocation(w string) bool {
+	c := strings.LastIndexByte(w, ':')
+	if c < 2 || !ascii.Digits(w[c+1:]) {
+		return false
+	}
+	name := w[:c]
+	if name[len(name)-1] == ')' {
+		return true
+	}
+	if !ascii.Letter(name[0]) && name[0] != '_' || strings.IndexByte(name, '_') < 0 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isAlnum(name[i]) && name[i] != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // ncclSourceLocation reports whether w is a C or C++ source file's path
@@ -109,8 +136,9 @@ var ncclFailureWords = [...]string{
 }
 
 // ncclRoutineWords mark an NCCL warning that reports no failure of its
-// own work: a plugin or an optional library it looks for and does without,
-// a setting it ignores or replaces, a feature the environment cannot use.
+// own work: a plugin or an optional library it looks for and does without
+// (and a library's symbol, symbolLookup), a setting it ignores or
+// replaces, a feature the environment cannot use.
 var ncclRoutineWords = [...]string{
 	"Plugin", "plugin", "Failed to open lib", "dlopen", "deprecated", "internal implementation",
 	"using default", "Using default", "falling back", "fall back", "MSCCL", "Cannot get incoming CPU",
@@ -133,9 +161,19 @@ func ncclFailureMessage(msg string) bool {
 }
 
 // ncclRoutineMessage reports whether msg, an NCCL warning's message, is a
-// routine warning (ncclRoutineWords): NCCL carries on.
+// routine warning (ncclRoutineWords, symbolLookup): NCCL carries on.
 func ncclRoutineMessage(msg string) bool {
-	return containsAnyOf(msg, ncclRoutineWords[:])
+	return containsAnyOf(msg, ncclRoutineWords[:]) || symbolLookup(msg)
+}
+
+// symbolLookup reports whether msg says a library's symbol was not found
+// where it was looked up ("NET/OFI Could not find ncclGetVersion
+// symbol", "Failed to find ncclCollNetPlugin_v4 symbol"): an optional
+// entry point the plugin or NCCL does without. A symbol a kernel launch
+// needs ("Cuda failure 'named symbol not found'") is no lookup.
+func symbolLookup(msg string) bool {
+	i := strings.Index(msg, "find ")
+	return i >= 0 && strings.Contains(msg[i:], " symbol")
 }
 
 // ncclWarnCandidate is quiet's test for an entry with no level: whether

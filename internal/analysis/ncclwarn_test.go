@@ -26,6 +26,11 @@ func TestNCCLWarnFailure(t *testing.T) {
 		"[1] transport/shm.cc:590 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-abc (size 9637888)":                                                                 true,
 		"box:12:13 [0] proxy.cc:1120 NCCL WARN [Proxy Service 3] Failed to execute operation Connect from rank 3, retcode 3":                                                             true,
 		"box:12:13 [0] misc/socket.cc:540 NCCL WARN socketPollConnect: connect returned Connection timed out, exceeded error retry count (35)":                                           true,
+		"e54db9740f9d:228664:229081 [1] enqueue.cc:42 NCCL WARN Cuda failure 'named symbol not found'":                                                                                   true,
+		// aws-ofi-nccl prints its function where NCCL prints a file.
+		"[2025-10-16 22:16:08] ip-172-31-3-90:1929:1937 [0] nccl_net_ofi_rdma_init:7978 NCCL WARN NET/OFI OFI fi_getinfo() call failed: No data available":                                                                                         true,
+		"ofi_process_cq:196 NCCL WARN NET/OFI Request completed with error. RC: 107.":                                                                                                                                                              true,
+		"[2026-01-01 12:08:32] llama-3-8b-node-0-0:194:710 [0] int cm_req_handle_error_entry(nccl_net_ofi_context_t*, fid_cq*, fi_cq_err_entry*, uint16_t):46 NCCL WARN NET/OFI Request 0x7f456c222f60 completed with error. RC: 103. Error: 4126": true,
 
 		"host:1:2 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]":                                                              false,
 		"host:1:2 [0] net.cc:112 NCCL WARN NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: cannot open shared object file": false,
@@ -34,6 +39,10 @@ func TestNCCLWarnFailure(t *testing.T) {
 		"host:1:2 [0] net_fastsocket.cc:652 NCCL WARN Cannot get incoming CPU.":                                                                   false,
 		"host:1:2 [0] param.cc:53 NCCL WARN NCCL_SOCKET_NTHREADS is deprecated, please use NCCL_NSOCKS_PERTHREAD":                                 false,
 		"host:1:2 [0] init.cc:100 NCCL WARN Invalid NCCL_TOPO_FILE":                                                                               false,
+		"algo-1:46:58 [0] configure_nvls_option:287 NCCL WARN NET/OFI Could not find ncclGetVersion symbol":                                       false,
+		"[2026-01-01 12:00:00] algo-1:46:58 [0] configure_nvls_option:287 NCCL WARN NET/OFI Could not find ncclGetVersion symbol":                 false,
+		"see nccl_net_ofi_rdma_init:7978 for NCCL WARN lines that failed":                                                                         false,
+		"[0] Section:12 NCCL WARN lines failed":                                                                                                   false,
 		"when I call ncclCommInitRank with NCCL_DEBUG=WARN the following warnings are listed":                                                     false,
 		"we see NCCL WARN lines failed on every rank":                                                                                             false,
 		"the job failed: WARN socket creation failed":                                                                                             false,

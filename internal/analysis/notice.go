@@ -126,6 +126,16 @@ func CarriesOn(line string) bool {
 	return ok
 }
 
+// carriesOnPast reports whether l, a line that a reader of one failure
+// shape found (funcfailed.go, cudastatus.go, httpclient.go,
+// nativewarn.go, quotedexception.go), says its writer carries on past the
+// failure it reports: a carry-on clause of its own (CarriesOn), or one of
+// the words (own) that the writers of that shape carry on with in their
+// own way (an optional piece, a status that "may not be an issue").
+func carriesOnPast(l string, own []string) bool {
+	return containsAnyOf(l, own) || CarriesOn(l)
+}
+
 // carriesOn is CarriesOn, which also returns where in line the words that
 // carry on are ([at, end)).
 func carriesOn(line string) (at, end int, ok bool) {

@@ -24,12 +24,10 @@ import (
 // quotes.
 var exceptionLabels = [...]string{"with exception ", "raised exception ", "exception: ", "Exception: "}
 
-// quotedExceptionRoutine are words of a line that quotes an exception
-// and carries on: an optional import, a retry, a fallback.
-var quotedExceptionRoutine = [...]string{
-	"ImportError", "ModuleNotFoundError", "import ", "retrying", "Retrying", "will retry", "falling back", "fall back", "Falling back",
-	"ignor", "Ignor", "skipping", "Skipping",
-}
+// quotedExceptionRoutine are the words, besides a carry-on clause
+// (carriesOnPast), of a line that quotes an exception and carries on: an
+// optional import.
+var quotedExceptionRoutine = [...]string{"ImportError", "ModuleNotFoundError", "import "}
 
 // exceptionQuoteCandidate is the byte test before exceptionQuoted: the
 // 'x' of "exception", found in one vectorised scan.
@@ -41,7 +39,7 @@ func exceptionQuoteCandidate(l string) bool {
 // exception that made it fail (see above), and is no notice.
 func exceptionQuoted(l string) bool {
 	at := quotedExceptionAt(l)
-	return at > 0 && failureVerb(l[:at]) && !containsAnyOf(l, quotedExceptionRoutine[:])
+	return at > 0 && failureVerb(l[:at]) && !carriesOnPast(l, quotedExceptionRoutine[:])
 }
 
 // quotedExceptionAt returns where the first exception label of l opens

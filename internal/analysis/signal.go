@@ -44,6 +44,14 @@ import (
 //
 // Everything else, INFO and WARNING records included, is no signal.
 func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
+	sig, sev, _ := readSignal(e)
+	return sig, sev
+}
+
+// readSignal is signalOf, which also says whether the signal is a level-less
+// line's report of another component's death (levelLessDeathReport), read
+// once here for the diagnosis's role (unclassified).
+func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 	if e.Traceback != nil && len(e.Traceback.Links) > 0 && (e.Traceback.Outermost().Type != "" || strings.Contains(e.Text, tracebackHeader) || raisedAtCut(e) || framesAlone(e)) {
 		// Frames with no exception line and no "Traceback" header are
 		// stray lines of a dump, not an exception, unless the last
@@ -53,158 +61,158 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 		if lv := levelSeverity(e.Level); lv.Rank() > sev.Rank() {
 			sev = lv
 		}
-		return SignalException, sev
+		return SignalException, sev, false
 	}
 	if e.Traceback == nil && entry.ThreadExceptionHeader(e.Message) {
 		// A thread's exception header cut from its traceback.
-		return SignalException, patterns.SeverityError
+		return SignalException, patterns.SeverityError, false
 	}
 	if e.Native == entry.NativeRustPanic && e.Format != entry.FormatNative {
 		// A panic a logger relayed, its header on each line: the
 		// panic, not the header's level, says how bad it is.
-		return SignalNative, patterns.SeverityCritical
+		return SignalNative, patterns.SeverityCritical, false
 	}
 	if e.Format == entry.FormatNative {
 		if sev, ok := nativeSeverity(e); ok {
-			return SignalNative, sev
+			return SignalNative, sev, false
 		}
-		return "", ""
+		return "", "", false
 	}
 	if sev := levelSeverity(e.Level); sev.Rank() >= patterns.SeverityError.Rank() {
-		return SignalLevel, sev
+		return SignalLevel, sev, false
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && (crashBanner(FirstLine(e.Message)) || e.Lines > 1 && crashBanner(lastLine(e.Text))) {
 		// A crash handler's announcement of the fatal signal it
 		// caught (crashbanner.go).
-		return SignalNative, patterns.SeverityCritical
+		return SignalNative, patterns.SeverityCritical, false
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && kernelFailure(e.Message) {
 		// The kernel's report of a failed device or of the process
 		// its OOM killer chose (kernel.go).
-		return SignalNative, patterns.SeverityError
+		return SignalNative, patterns.SeverityError, false
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && memoryCheckReport(FirstLine(e.Message)) {
 		// A memory checker's report of an invalid access
 		// (memcheck.go).
-		return SignalNative, patterns.SeverityError
+		return SignalNative, patterns.SeverityError, false
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && assertionLine(FirstLine(e.Message)) {
 		// A C or C++ assertion's line without the location the
 		// entry package reads (assertline.go).
-		return SignalNative, patterns.SeverityCritical
+		return SignalNative, patterns.SeverityCritical, false
 	}
 	if watchdogOrGoExit(FirstLine(e.Message)) {
 		// A watchdog that fired: a hang whatever the level
 		// (watchdog.go). Or a child's death by a fatal signal as Go's
 		// os/exec reports it, quoted after words that it failed or
 		// ended, whatever the level (goexit.go).
-		return SignalLevel, patterns.SeverityCritical
+		return SignalLevel, patterns.SeverityCritical, false
 	}
 	if e.Level == "" && ncclWarnFailure(FirstLine(e.Message)) {
 		// An NCCL WARN line that reports a failure behind a prefix
 		// the entry package does not read (ncclwarn.go): its own
 		// level, as a parsed one.
-		return SignalNative, patterns.SeverityWarning
+		return SignalNative, patterns.SeverityWarning, false
 	}
 	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) ||
 		!loggerHeader(e.Format) && (libraryErrorLine(FirstLine(e.Message)) || taggedFailureLine(FirstLine(e.Message)))) {
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if l := FirstLine(e.Message); e.Level == "" && llamaLogStart(l) && llamaLogError(l) {
 		// llama.cpp's own log line at its error level (llamalog.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if l := FirstLine(e.Message); (e.Level == "" && !loggerHeader(e.Format) || e.Level == "WARNING") && ibvStatusCandidate(l) && ibvStatusFailure(l) {
 		// A failed RDMA work completion's status (ibvstatus.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && ucxFatal(l) {
 		// UCX's error handler's report of what ends the process
 		// (ucxfatal.go).
-		return SignalNative, patterns.SeverityCritical
+		return SignalNative, patterns.SeverityCritical, false
 	}
 	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && slurmCancelled(l) {
 		// Slurm's banner of a job or step cancelled for a failure
 		// (slurmbanner.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if l := FirstLine(e.Message); e.Level == "" && httpStatusFailure(l) {
 		// A request's failure with the HTTP error status it got
 		// (httpclient.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if l := FirstLine(e.Message); e.Level == "" && levelLessDeathReport(l) {
 		// A component's abnormal death on a line with no level
 		// (deathreport.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, true
 	}
 	if l := FirstLine(e.Message); e.Level == "" && killReport(l) {
 		// A supervisor's report of a kill for memory or of a failed
 		// child (killreport.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if l := FirstLine(e.Message); e.Level == "" && exceptionQuoteCandidate(l) && exceptionQuoted(l) {
 		// A failure told with the exception that caused it, by a
 		// logger that prints no level, sglang's own among them
 		// (quotedexception.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && (quotedFailure(FirstLine(e.Message)) || spanError(FirstLine(e.Message))) {
 		// A program's diagnostic or a library's error line quoted
 		// after words of the reporter's own (quotedfailure.go), or
 		// inside a code span in a sentence (spanerror.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && (statusFailure(FirstLine(e.Message), e.Text) || statusNameLead(FirstLine(e.Message))) {
 		// A failed call shown by the status it returned
 		// (statusline.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && (cudaStatusCandidate(l) && cudaStatusFailure(l) || funcFailedCandidate(l) && funcFailed(l) || quotedFailureCandidate(l) && locatedError(l) || innerRecordCandidate(l) && innerRecordError(l) || taggedLocationFailed(l)) {
 		// A CUDA call's failed status in the runtime's numbers and
 		// names (cudastatus.go), a native library's named function
 		// or a located line that failed (funcfailed.go), vLLM's
 		// exception line behind a collector's prefix (innerrecord.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if e.Level == "" && kubeFailureIn(e) != "" {
 		// kubectl's report of a failed workload (kubestate.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if e.Level == "" {
 		if _, ok := summaryAcrossWrap(e); ok {
-			return SignalLevel, patterns.SeverityError
+			return SignalLevel, patterns.SeverityError, false
 		}
 		if elasticExit(e.Text) != "" {
 			// torch elastic's failure summary: a worker's non-zero
 			// exit code (summary.go).
-			return SignalLevel, patterns.SeverityError
+			return SignalLevel, patterns.SeverityError, false
 		}
 	}
 	if e.Level == "INFO" && httpxServerError(e.Message) {
 		// An HTTP client's record of a server error response
 		// (httpclient.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if (e.Level == "INFO" || e.Level == "DEBUG") && e.Format != entry.FormatUvicorn && deathReport(FirstLine(e.Message)) {
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && retryEnd(FirstLine(e.Message)) {
 		// A failure whose writer says it stopped retrying
 		// (retryend.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if e.Format != entry.FormatUvicorn && goNetFailure(FirstLine(e.Message)) {
 		// A failure with a Go network error, logged below an error
 		// level (gonet.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
 	if l := FirstLine(e.Message); e.Format != entry.FormatUvicorn && rustNetCandidate(l) && rustNetFailure(l) {
 		// A failure with a Rust client's error, logged below an
 		// error level (rustnet.go).
-		return SignalLevel, patterns.SeverityError
+		return SignalLevel, patterns.SeverityError, false
 	}
-	return "", ""
+	return "", "", false
 }
 
 // httpErrorStatus reports whether msg is the status line of an HTTP
@@ -287,43 +295,102 @@ func statusAfter(s string) bool {
 func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 
 // quiet reports, for an entry without a traceback, that signalOf gives it
-// no signal: it is not native (nor a native shape a logger relayed), and it has no level and does not open with
-// an error word, or its level is INFO or DEBUG (the assembler's levels are
-// normalised). It may say false of a quiet entry (signalOf decides then),
-// never true of one with a signal; it is small enough to inline, for the
-// entries that are neither.
+// no signal: it is not native (nor a native shape a logger relayed), and
+// it has no level and none of the level-less failure shapes
+// (levelLessFailure), or its level is INFO or DEBUG and its message
+// reports none of what a routine line may (routineReport). It may say
+// false of a quiet entry (signalOf decides then), never true of one with a
+// signal.
 func quiet(e *entry.Entry) bool {
 	if e.Format == entry.FormatNative || e.Native != "" {
 		return false
 	}
 	switch e.Level {
 	case "":
-		if m := e.Message; m != "" {
-			switch m[0] { // startsWithErrorWord's, httpErrorStatus's and entry.FailureSummary's first bytes
-			case 'E', '[', 'F', 'C', '<', 'H', 'e', 'f', 'I', 'U', 'u', 'c', ' ', 0xC3: // 0xC3: "×"'s first byte; 'u', 'c': Go's lower-case failed actions (liberror.go)
-				return false
-			}
-			// entry.FailureSummary's status at the end of a sentence,
-			// an exception quoted or an abnormal death (one 'x' for
-			// both: levelLessDeathReport), a request's HTTP error
-			// status read at the line's end (httpclient.go), a
-			// library's own error line (libraryErrorLine), the
-			// kernel's report (kernel.go), a memory checker's
-			// (memcheck.go), an assertion's (assertline.go) and a
-			// failed call's status (statusline.go), a CUDA call's
-			// (cudastatus.go), a named function's failure
-			// (funcfailed.go), vLLM's record behind a prefix
-			// (innerrecord.go), each behind its byte test.
-			l := FirstLine(m)
-			return !entry.StatusEnd(l) && !ncclWarnCandidate(l, loggerHeader(e.Format)) && !(llamaLogStart(l) && llamaLogError(l)) && !(exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l))) && !killReportOrExit(l) && !httpStatusFailure(l) && (loggerHeader(e.Format) || !goNetCandidate(l) && !(rustNetCandidate(l) && rustNetFailure(l)) && !retryEnd(l) && !ucxFatal(l) && !slurmCancelled(l) && !(ibvStatusCandidate(l) && ibvStatusFailure(l)) && !quotedFailureCandidate(l) && !(kernelLineStart(l) && kernelFailure(m)) && !(memCheckStart(l) && memoryCheckReport(l)) && !assertionLine(l) && !statusFailure(l, e.Text) && !statusNameLead(l) && !(cudaStatusCandidate(l) && cudaStatusFailure(l)) && !(funcFailedCandidate(l) && funcFailed(l)) && !(innerRecordCandidate(l) && innerRecordError(l)) && !(crashBannerStart(l) && crashBanner(l)) && (e.Lines < 2 || !crashBanner(lastLine(e.Text))) && !libraryError(l) && kubeFailureIn(e) == "")
+		m := e.Message
+		if m == "" {
+			return true
 		}
-		return true
+		return !failureFirstByte[m[0]] && !levelLessFailure(e, m)
 	case "INFO", "DEBUG":
-		// A routine line of another library may report a death
-		// (deathReport); uvicorn's access and start-up lines never do.
-		return e.Format == entry.FormatUvicorn || !deathState(e.Message) && !httpxServerError(e.Message) && !goNetCandidate(e.Message) && !(rustNetCandidate(e.Message) && rustNetFailure(FirstLine(e.Message))) && !watchdogOrGoExit(FirstLine(e.Message))
+		// uvicorn's access and start-up lines never report one.
+		return e.Format == entry.FormatUvicorn || !routineReport(e.Message)
 	}
 	return false
+}
+
+// failureFirstByte marks the bytes a message with no level may open with
+// when it is a failure that quiet leaves to signalOf: the first bytes of
+// startsWithErrorWord's, httpErrorStatus's and entry.FailureSummary's
+// words, of "×" (0xC3), and Go's lower-case failed actions ('u', 'c':
+// liberror.go).
+var failureFirstByte = func() (b [256]bool) {
+	for _, c := range []byte("E[FC<HefIUuc \xC3") {
+		b[c] = true
+	}
+	return b
+}()
+
+// levelLessFailure reports whether m, the message of entry e with no
+// level, may be a failure in one of the shapes read on a line without a
+// level, each behind its byte test, in the order of their cost. Behind any
+// header: a failure's status at the line's end (entry.StatusEnd), an NCCL
+// WARN line (ncclwarn.go), llama.cpp's error line (llamalog.go), an
+// exception quoted or an abnormal death (one 'x' for both:
+// levelLessDeathReport), a kill or an exit (killreport.go), a request's
+// HTTP error status (httpclient.go). Only without sglang's own logger's
+// header, whose lines are the engine's Python logging: the rest
+// (networkOrJobFailure, quotedfailure.go, nativeReport, callFailure, a
+// library's own error line, kubectl's report).
+func levelLessFailure(e *entry.Entry, m string) bool {
+	l := FirstLine(m)
+	header := loggerHeader(e.Format)
+	switch {
+	case entry.StatusEnd(l), ncclWarnCandidate(l, header), llamaLogStart(l) && llamaLogError(l),
+		exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l)), killReportOrExit(l), httpStatusFailure(l):
+		return true
+	case header:
+		return false
+	}
+	return networkOrJobFailure(l) || quotedFailureCandidate(l) || nativeReport(e, l, m) || callFailure(l, e.Text) ||
+		libraryError(l) || kubeFailureIn(e) != ""
+}
+
+// networkOrJobFailure reports whether l may be a network failure (Go's
+// and Rust's errors: gonet.go, rustnet.go; a retry that ended:
+// retryend.go; UCX's fatal report: ucxfatal.go; a failed RDMA work
+// completion: ibvstatus.go) or Slurm's banner of a cancelled job.
+func networkOrJobFailure(l string) bool {
+	return goNetCandidate(l) || rustNetCandidate(l) && rustNetFailure(l) || retryEnd(l) || ucxFatal(l) || slurmCancelled(l) ||
+		ibvStatusCandidate(l) && ibvStatusFailure(l)
+}
+
+// nativeReport reports whether entry e, whose message m opens with line
+// l, is the kernel's report (kernel.go), a memory checker's
+// (memcheck.go), an assertion's (assertline.go), or opens or ends with a
+// crash handler's banner (crashbanner.go).
+func nativeReport(e *entry.Entry, l, m string) bool {
+	return kernelLineStart(l) && kernelFailure(m) || memCheckStart(l) && memoryCheckReport(l) || assertionLine(l) ||
+		crashBannerStart(l) && crashBanner(l) || e.Lines >= 2 && crashBanner(lastLine(e.Text))
+}
+
+// callFailure reports whether l (of an entry whose text is text) shows a
+// failed call: its status (statusline.go), a CUDA call's (cudastatus.go),
+// a named function's failure (funcfailed.go), or vLLM's record behind a
+// prefix (innerrecord.go).
+func callFailure(l, text string) bool {
+	return statusFailure(l, text) || statusNameLead(l) || cudaStatusCandidate(l) && cudaStatusFailure(l) ||
+		funcFailedCandidate(l) && funcFailed(l) || innerRecordCandidate(l) && innerRecordError(l)
+}
+
+// routineReport reports whether m, the message of a routine (INFO or
+// DEBUG) line, may report what a routine line of another library may:
+// a component's death (deathReport), a server error an HTTP client got
+// (httpclient.go), a network failure (gonet.go, rustnet.go), a watchdog
+// that fired or a child's death (watchdog.go, goexit.go).
+func routineReport(m string) bool {
+	return deathState(m) || httpxServerError(m) || goNetCandidate(m) || rustNetCandidate(m) && rustNetFailure(FirstLine(m)) ||
+		watchdogOrGoExit(FirstLine(m))
 }
 
 const tracebackHeader = "Traceback (most recent call last):"

@@ -380,7 +380,7 @@ var otherEngine = map[string]string{
 	"1485-trtllm-run-py-input-batch-size-exceeds-engine-limit.log":         TRTLLM,
 	"1489-benign-dynamo-vllm-v0-kv-blocks-cudagraph-capture-indented.log":  VLLM,
 	"1495-benign-tgi-json-output-args-starting-download.log":               TGI,
-	// Held out (heldout-22): vLLM's V0 and V1 engine, worker and API
+	// heldout-22 (development since heldout-23): vLLM's V0 and V1 engine, worker and API
 	// server lines (one behind Ray's worker prefix interleaved with an
 	// evaluation tool's traceback, one under ms-swift, one under Dynamo's
 	// serve, one under vLLM-Ascend, one as a bare command), a vLLM pod's
@@ -402,6 +402,44 @@ var otherEngine = map[string]string{
 	"1539-benign-ollama-journald-rocm-model-fits-vram-offload.log":              Ollama,
 	"1540-benign-vllm-cpu-s390x-route-list.log":                                 VLLM,
 	"1544-k8s-get-pods-crashloopbackoff-then-describe-vllm-container.log":       VLLM,
+	// dev-17: Ollama's slog line, vLLM's EngineCore_DP0 prefix, a TGI
+	// shard's launcher lines and LMDeploy's logging format.
+	"1665-ollama-cudart-init-failure-3-blackwell-one-line.log":       Ollama,
+	"1670-vllm-engine-core-inductor-cublas-invalid-value-gemmex.log": VLLM,
+	"1672-tgi-each-process-is-one-gpu-shard-cannot-start.log":        TGI,
+	"1673-lmdeploy-pytorch-engine-autoawq-test-failed.log":           LMDeploy,
+	// Held out (heldout-23): vLLM's V0 and V1 engine, worker and API
+	// server lines (one under GPUStack, one under LMCache, one under
+	// Dynamo, three from vLLM-Ascend, one behind Ray's worker prefix), a
+	// pipeline-parallel vLLM build's warnings, TensorRT-LLM's native
+	// backtrace, backend INFO lines, executor lines and Triton's model
+	// status table, a Dynamo TensorRT-LLM worker's start, Triton's glog
+	// lines before Open MPI's help box, TGI's launcher and router lines,
+	// LMDeploy's error in prose and uvicorn lines, and Ollama's journald
+	// lines (one of them llama.cpp's model metadata).
+	"1600-gpustack-vllm-v0-mp-worker-nccl-unhandled-system-error-engine-trace.log":            VLLM,
+	"1601-vllm-v1-workerproc-exception-capture-model-nvfp4-tp4-cut.log":                       VLLM,
+	"1602-benign-vllm-backport-vllm-v1-pp-workers-cuda-graph-profiling-disabled-warnings.log": VLLM,
+	"1603-trtllm-allreduce-plugin-init-tllm-exception-mpi-error.log":                          TRTLLM,
+	"1604-vllm-v1-enginecore-failed-to-start-lmcache-nixl-decoder-config-cut.log":             VLLM,
+	"1605-benign-ollama-journald-first-start-truncated-lines.log":                             Ollama,
+	"1606-vllm-ascend-torchair-mla-decode-npu-out-of-memory-19gib.log":                        VLLM,
+	"1608-benign-triton-trtllm-backend-rank-device-info.log":                                  TRTLLM,
+	"1619-tgi-gptq-warmup-method-error-traceback-cut.log":                                     TGI,
+	"1622-lmdeploy-turbomind-cuda-runtime-oom-internvl2-40b-prose.log":                        LMDeploy,
+	"1630-benign-ollama-journald-offload-to-cpu-info.log":                                     Ollama,
+	"1632-triton-trtllm-orte-init-local-rank-no-permission.log":                               Triton,
+	"1633-vllm-ascend-deepseek-v4-load-weights-keyerror-weight-scale.log":                     VLLM,
+	"1636-tgi-flash-attn-layer-norm-no-kernel-image-quadro-p5000.log":                         TGI,
+	"1637-benign-ollama-journald-llm-load-print-meta-special-tokens.log":                      LlamaCPP,
+	"1638-lmdeploy-serve-aborted-core-dumped-chinese-prose.log":                               LMDeploy,
+	"1639-vllm-api-router-engine-dead-error-wrapper-only.log":                                 VLLM,
+	"1640-benign-vllm-api-server-minimax-start-futurewarnings.log":                            VLLM,
+	"1641-triton-trtllm-model-status-table-mpisize-assertion-split-rows.log":                  TRTLLM,
+	"1642-trtllm-auto-deploy-executor-init-all-gather-schema-backtick.log":                    TRTLLM,
+	"1644-vllm-dynamo-nixl-handshake-setup-failed-traceback.log":                              VLLM,
+	"1645-vllm-ascend-ray-worker-compile-or-warm-up-error-repeated-across-cluster.log":        VLLM,
+	"1646-benign-dynamo-trtllm-worker-start-live-503-nixl-init.log":                           TRTLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

@@ -359,7 +359,15 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 			// A wrapper alone says which process died; what its frames
 			// say of where comes first.
 			a.Record.Solutions = withTriage(tr, a.Record.Solutions)
-			a.Headline = triageHeadline(tr, o.Rank, d.Headline, false)
+			if cutUnder(e, d) {
+				// Over a traceback cut before its exception line, the
+				// last frame it printed is where the process died, as
+				// for a cut traceback no wrapper names.
+				line := strings.Replace(fragmentLine(e, d), ": Traceback (most recent call last): (last frame: ", " (last frame: ", 1)
+				a.Headline = triageHeadline(tr, o.Rank, line, true)
+			} else {
+				a.Headline = triageHeadline(tr, o.Rank, d.Headline, false)
+			}
 		}
 	} else {
 		a.Record = sinks.Record{
@@ -435,6 +443,21 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 	}
 	a.Fingerprint = o.Alert.Fingerprint
 	o.Alert = a
+}
+
+// cutUnder reports whether the wrapper d leads is over a traceback of e
+// cut before its exception line: frames, and no link that names an
+// exception.
+func cutUnder(e *entry.Entry, d *analysis.Diagnosis) bool {
+	if e.Traceback == nil || d.Exception == nil || d.Exception.Type != "" || len(framesOf(e, d.Exception)) == 0 {
+		return false
+	}
+	for i := range e.Traceback.Links {
+		if e.Traceback.Links[i].Type != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // fragmentLine is the headline of a traceback that lost its exception
@@ -554,7 +577,7 @@ func writerOf(e *entry.Entry) string {
 	first, _, _ := strings.Cut(e.Raw, "\n")
 	first = strings.TrimRight(first, " \t\r")
 	msg := strings.TrimRight(analysis.FirstLine(e.Message), " \t\r")
-	if msg == "" || len(first) <= len(msg) || !strings.HasSuffix(first, msg) {
+	if msg == "" || len(first) < len(msg) || !strings.HasSuffix(first, msg) {
 		return ""
 	}
 	header := first[:len(first)-len(msg)]
@@ -562,7 +585,15 @@ func writerOf(e *entry.Entry) string {
 		return ""
 	}
 	if !namesWriter(header) {
-		return ""
+		// A component's tag in brackets at the head of the message
+		// ("[11/10/2023-06:30:40] [TRT] [E] 2: [globWriter.cpp::...]
+		// Error Code 2: ...", TensorRT's logger, whose line no header
+		// was read from) names the writer the header does not.
+		tags := leadingTags(msg)
+		if tags == "" || tags == msg || !namesWriter(tags) {
+			return ""
+		}
+		header += tags
 	}
 	var b strings.Builder
 	blank := false
@@ -583,6 +614,24 @@ func writerOf(e *entry.Entry) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// maxTag bounds one bracketed tag leadingTags reads.
+const maxTag = 32
+
+// leadingTags is the run of bracketed tags that msg opens with ("[TRT]
+// [E] "), each at most maxTag bytes with no blank or bracket inside and
+// followed by one blank; "" when msg opens with none.
+func leadingTags(msg string) string {
+	n := 0
+	for n < len(msg) && msg[n] == '[' {
+		end := strings.IndexByte(msg[n:], ']')
+		if end < 2 || end > maxTag || strings.ContainsAny(msg[n+1:n+end], " \t[") || n+end+1 >= len(msg) || msg[n+end+1] != ' ' {
+			break
+		}
+		n += end + 2
+	}
+	return msg[:n]
 }
 
 // namesWriter reports whether a line's header names who wrote it: a word

@@ -410,6 +410,14 @@ func utf16LE(text string) string {
 // wrapper (file, then wrapper name), with why. The test expects each to
 // stay wrong, so an entry goes as soon as a fix lands.
 var knownShapeMisses = map[string]map[string]string{
+	// dev-17: measured before any change made for the batch.
+	"1681-rocm-miopen-hiprtc-batchnorm-type-traits-not-found.log": {
+		"hard-wrap-100": "cut at 100 columns, the compiler's long path splits from its 'fatal error:' words, which alone on a line are not read as a failure, and MIOpen's level-less Error lines stay routine",
+	},
+	"1683-horovod-mpirun-aws-ofi-nccl-open-av-invalid-argument.log": {
+		"hard-wrap-80": "cut at 80 columns, the OFI plugin's WARN line splits after mpirun's prefix and NCCL's native prefix, and its failure words on the next line are not read as a failure",
+		"html-escaped": "with mpirun's '<stdout>' escaped to '&lt;stdout&gt;', the prefix is not stripped, so the lead's text keeps it and the cause text is matched only in part",
+	},
 	// dev-13, right as posted since the HSA fault's status line is read
 	// without ROCclr's callback words.
 	"1161-vllm-rocm-hsa-exception-rewrapped.log": {
@@ -448,11 +456,40 @@ var knownShapeMisses = map[string]map[string]string{
 	"828-areal-client-server-disconnected-killed-two-space-indent.log": {
 		"grep-n": "behind grep -n's line numbers the shell's bare 'Killed' after the client's summary is read as a native death that roots the burst, not as a consequence listed in the summary's incident, and leads unclassified",
 	},
-	// Held out (heldout-22): measured, not tuned to.
+	// heldout-22 (development since heldout-23): measured blind, not tuned to.
 	"1517-dynamo-run-rust-panic-vllm-import-failed-backtrace.log": {
 		"double-spaced": "held out: with a blank line after every line, Rust's 'thread ... panicked at ...' header no longer takes the panic message on its next line, so the unclassified lead holds the header and not 'Failed to import python 'vllm' module'",
 		"hard-wrap-80":  "held out: cut at 80 columns, the 126-column panic message is split into continuations that are not rejoined, so the unclassified lead under the panic header no longer holds the whole 'Failed to import python 'vllm' module. ...' line",
 	},
+	// Held out (heldout-23): measured, not tuned to.
+	"1601-vllm-v1-workerproc-exception-capture-model-nvfp4-tp4-cut.log": {
+		"double-spaced":  "held out: with a blank line after every line, the cut traceback leads unclassified at its last frame ('cuda_graph_memory_bytes = self.model_runner.capture_model()') and not under vllm-worker-exception's 'WorkerProc hit an exception.'",
+		"cat-n":          "held out: behind cat -n's line numbers, the cut traceback leads unclassified at its last frame ('cuda_graph_memory_bytes = self.model_runner.capture_model()') and not under vllm-worker-exception's 'WorkerProc hit an exception.'",
+		"less-N":         "held out: behind less -N's line numbers, the cut traceback leads unclassified at its last frame ('cuda_graph_memory_bytes = self.model_runner.capture_model()') and not under vllm-worker-exception's 'WorkerProc hit an exception.'",
+		"editor-numbers": "held out: behind an editor's line numbers, the cut traceback leads unclassified at its last frame ('cuda_graph_memory_bytes = self.model_runner.capture_model()') and not under vllm-worker-exception's 'WorkerProc hit an exception.'",
+		"mpirun-tag":     "held out: behind the mpirun tag, the line 'WorkerProc hit an exception.' leads unclassified and vllm-worker-exception does not read it",
+		"loki-pipe":      "held out: behind the Loki pipe prefix, the line 'WorkerProc hit an exception.' leads unclassified and vllm-worker-exception does not read it",
+		"grep-n":         "held out: behind the grep -n line number, the line 'WorkerProc hit an exception.' leads unclassified and vllm-worker-exception does not read it",
+		"parallel-tag":   "held out: behind the parallel tag, the line 'WorkerProc hit an exception.' leads unclassified and vllm-worker-exception does not read it",
+	},
+	"1603-trtllm-allreduce-plugin-init-tllm-exception-mpi-error.log": {
+		"double-spaced": "held out: with a blank line after every line, 'terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'' leads unclassified without its what() line, which holds 'Assertion failed: Failed: MPI error'",
+	},
+	"1620-scalellm-compose-entrypoint-killed-exit-137.log": under("held out: behind a numbered prefix, the Compose line is read from its own '28: ' on ('28:     7 Killed ...'), without the script's 'line', so it leads unclassified and not under process-killed-sigkill", "srun-label", "srun-label-padded", "grep-n", "editor-numbers"),
+	"1625-sglang-pp-scheduler-exception-after-sigquit-backtick.log": {
+		"srun-label-padded": "held out: behind srun's padded task label, the backtick-opened 'Received sigquit from a child process' line leads under received-sigquit-from-child rather than the scheduler's exception traceback after it",
+	},
+	"1629-vllm-nixl-engine-id-mismatch-wrapped-uuid.log": {
+		"hard-wrap-80": "held out: cut at 80 columns, the unclassified lead holds only 'Runtim', the end of the worker line's first row, and not the RuntimeError's message",
+	},
+	"1639-vllm-api-router-engine-dead-error-wrapper-only.log": {
+		"hard-wrap-80": "held out: cut at 80 columns, the API server's traceback leads unclassified at its 'generator = await self.create_chat_completion(chat_req, raw_request)' frame and not under vllm-engine-dead",
+	},
+	"1644-vllm-dynamo-nixl-handshake-setup-failed-traceback.log": under("held out: behind a task label, a tag, a collector's prefix or line numbers, the lead is unclassified without the 'NIXL transfer failure: handshake_setup_failed' line it reads as posted", "srun-label", "srun-label-padded", "mpirun-tag", "loki-pipe", "grep-n", "cat-n", "less-N", "editor-numbers", "parallel-tag"),
+	"1645-vllm-ascend-ray-worker-compile-or-warm-up-error-repeated-across-cluster.log": {
+		"hard-wrap-80": "held out: cut at 80 columns, the EngineCore- and Ray-prefixed 'Error executing method 'compile_or_warm_up_model'' line and its traceback raise no alert",
+	},
+	"1646-benign-dynamo-trtllm-worker-start-live-503-nixl-init.log": underEveryWrapper("held out: Dynamo's tracing ERROR line for the 503 answer to GET /live while the worker starts raises an unclassified alert, as it does as posted"),
 }
 
 // underEveryWrapper is a known-miss entry for an excerpt read wrong as
@@ -488,6 +525,10 @@ var knownWidthMisses = map[string]map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"hard-wrap-100": "cut at 100 columns, the console's lines lose their columns (as at 80), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 		"md-autolinks":  "the rich console's lines open with a bracketed time as sglang's records do, which are not searched for a page's links, so its right-aligned source column keeps '[gui.py:838](http://gui.py:838/)' and no layout is learned",
+	},
+	// dev-17: torch's DistBackendError line cut inside its source path.
+	"1667-distbackenderror-nccl-cuda-failure-217-peer-access-l40s.log": {
+		"hard-wrap-100": "cut at 100 columns inside the DistBackendError line's source path ('ProcessGroup' | 'NCCL.cpp:3353'), the rest ('NCCL.cpp:3353, unhandled cuda error ...') opens an entry of its own apart from ncclUnhandledCudaError's 'Last error:' block, so NCCL's unhandled cuda error leads ahead of the 'Cuda failure 217' line its record reads",
 	},
 	"863-c10d-heartbeat-watchdog-stuck-wrapped-116-columns.log": {
 		"hard-wrap-120-padded": "the excerpt is wrapped at 116 columns as posted and padded to 120 here: its rows end in four spaces, too few to be taken off before the row width is learned (a word wrap leaves as many after a table's column), so the rows before keep theirs",

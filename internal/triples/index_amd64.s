@@ -1,274 +1,98 @@
 #include "textflag.h"
 
-// TRIPLES sets the bytes of Y3 where a triple of the table at DI starts
-// in the 32 bytes at R9 (reading 34).
-#define TRIPLES \
-	VMOVDQU (R9), Y0 \
-	VMOVDQU 1(R9), Y1 \
-	VMOVDQU 2(R9), Y2 \
-	VPCMPEQB 0(DI), Y0, Y3 \
-	VPCMPEQB 32(DI), Y1, Y4 \
+// Each search compares 32 starts at a time: Y0, Y1 and Y2 hold the 32
+// bytes at R9, R9+1 and R9+2, and Y3 gathers, byte by byte, whether a
+// triple of the table at DI starts there. The table holds each triple's
+// bytes broadcast to 32 (triple k's byte b at 32*(3k+b)).
+
+// FIRST sets Y3 where the triple at table offset o starts.
+#define FIRST(o) \
+	VMOVDQU  (R9), Y0 \
+	VMOVDQU  1(R9), Y1 \
+	VMOVDQU  2(R9), Y2 \
+	VPCMPEQB o(DI), Y0, Y3 \
+	VPCMPEQB o+32(DI), Y1, Y4 \
 	VPAND    Y4, Y3, Y3 \
-	VPCMPEQB 64(DI), Y2, Y4 \
-	VPAND    Y4, Y3, Y3 \
-	VPCMPEQB 96(DI), Y0, Y4 \
-	VPCMPEQB 128(DI), Y1, Y5 \
+	VPCMPEQB o+64(DI), Y2, Y4 \
+	VPAND    Y4, Y3, Y3
+
+// ALSO adds to Y3 where the triple at table offset o starts.
+#define ALSO(o) \
+	VPCMPEQB o(DI), Y0, Y4 \
+	VPCMPEQB o+32(DI), Y1, Y5 \
 	VPAND    Y5, Y4, Y4 \
-	VPCMPEQB 160(DI), Y2, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPOR     Y4, Y3, Y3 \
-	VPCMPEQB 192(DI), Y0, Y4 \
-	VPCMPEQB 224(DI), Y1, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPCMPEQB 256(DI), Y2, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPOR     Y4, Y3, Y3 \
-	VPCMPEQB 288(DI), Y0, Y4 \
-	VPCMPEQB 320(DI), Y1, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPCMPEQB 352(DI), Y2, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPOR     Y4, Y3, Y3 \
-	VPCMPEQB 384(DI), Y0, Y4 \
-	VPCMPEQB 416(DI), Y1, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPCMPEQB 448(DI), Y2, Y5 \
+	VPCMPEQB o+64(DI), Y2, Y5 \
 	VPAND    Y5, Y4, Y4 \
 	VPOR     Y4, Y3, Y3
 
-// func indexAVX2(s string, from int, t *Tab) int
-//
-// The first i >= from such that s[i:i+3] is one of the Max triples
-// of t, or -1. t holds each triple's bytes broadcast to 32 (triple k's
-// byte b at t[3k+b]). len(s) must be at least MinLen and from at
-// least 0: every load reads 32 bytes at i, i+1 and i+2, the last ones
-// those ending at len(s).
+#define TRIPLES3 FIRST(0) ALSO(96) ALSO(192)
+#define TRIPLES TRIPLES3 ALSO(288) ALSO(384)
+#define TRIPLES6 TRIPLES ALSO(480)
+
+// SEARCH is the body of a search with the chunk test CHUNK, which sets Y3
+// at R9: the first i >= from such that s[i:i+3] is one of the table's
+// triples, or -1. len(s) must be at least MinLen and from at least 0:
+// every load reads 32 bytes at i, i+1 and i+2, the last ones those ending
+// at len(s). (Labels belong to the TEXT block that expands it.)
+#define SEARCH(CHUNK) \
+	MOVQ s_base+0(FP), SI \
+	MOVQ s_len+8(FP), BX \
+	MOVQ from+16(FP), DX \
+	MOVQ t+24(FP), DI \
+	LEAQ -34(BX), R8 \
+	SUBQ $2, BX \
+loop: \
+	CMPQ DX, R8 \
+	JA   last \
+	LEAQ (SI)(DX*1), R9 \
+	CHUNK \
+	VPMOVMSKB Y3, AX \
+	TESTL AX, AX \
+	JNZ   found \
+	ADDQ  $32, DX \
+	JMP   loop \
+last: \
+	CMPQ DX, BX \
+	JAE  none \
+	LEAQ (SI)(R8*1), R9 \
+	CHUNK \
+	VPMOVMSKB Y3, AX \
+	MOVQ  DX, CX \
+	SUBQ  R8, CX \
+	SHRQ  CX, AX \
+	TESTQ AX, AX \
+	JZ    none \
+	BSFQ  AX, AX \
+	ADDQ  DX, AX \
+	VZEROUPPER \
+	MOVQ  AX, ret+32(FP) \
+	RET \
+found: \
+	BSFL AX, AX \
+	ADDQ DX, AX \
+	VZEROUPPER \
+	MOVQ AX, ret+32(FP) \
+	RET \
+none: \
+	VZEROUPPER \
+	MOVQ $-1, ret+32(FP) \
+	RET
+
+// In SEARCH, R8 is the start of the last chunk and BX the end of the
+// triples' starts; the last chunk is the one that ends at the last start,
+// less the starts before DX, which the loop has tested.
+
+// func indexAVX2(s string, from int, t *Tab) int: SEARCH over the Max
+// triples of t.
 TEXT ·indexAVX2(SB), NOSPLIT, $0-40
-	MOVQ s_base+0(FP), SI
-	MOVQ s_len+8(FP), BX
-	MOVQ from+16(FP), DX
-	MOVQ t+24(FP), DI
-	LEAQ -34(BX), R8     // the start of the last chunk
-	SUBQ $2, BX          // the end of the triples' starts
+	SEARCH(TRIPLES)
 
-loop:
-	CMPQ DX, R8
-	JA   last
-	LEAQ (SI)(DX*1), R9
-	TRIPLES
-	VPMOVMSKB Y3, AX
-	TESTL AX, AX
-	JNZ   found
-	ADDQ  $32, DX
-	JMP   loop
-
-last:
-	// The chunk that ends at the last triple start, less the starts
-	// before DX, which the loop has tested.
-	CMPQ DX, BX
-	JAE  none
-	LEAQ (SI)(R8*1), R9
-	TRIPLES
-	VPMOVMSKB Y3, AX
-	MOVQ  DX, CX
-	SUBQ  R8, CX
-	SHRQ  CX, AX
-	TESTQ AX, AX
-	JZ    none
-	BSFQ  AX, AX
-	ADDQ  DX, AX
-	VZEROUPPER
-	MOVQ  AX, ret+32(FP)
-	RET
-
-found:
-	BSFL AX, AX
-	ADDQ DX, AX
-	VZEROUPPER
-	MOVQ AX, ret+32(FP)
-	RET
-
-none:
-	VZEROUPPER
-	MOVQ $-1, ret+32(FP)
-	RET
-
-// TRIPLES3 is TRIPLES for the first three triples of the table at DI.
-#define TRIPLES3 \
-	VMOVDQU (R9), Y0 \
-	VMOVDQU 1(R9), Y1 \
-	VMOVDQU 2(R9), Y2 \
-	VPCMPEQB 0(DI), Y0, Y3 \
-	VPCMPEQB 32(DI), Y1, Y4 \
-	VPAND    Y4, Y3, Y3 \
-	VPCMPEQB 64(DI), Y2, Y4 \
-	VPAND    Y4, Y3, Y3 \
-	VPCMPEQB 96(DI), Y0, Y4 \
-	VPCMPEQB 128(DI), Y1, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPCMPEQB 160(DI), Y2, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPOR     Y4, Y3, Y3 \
-	VPCMPEQB 192(DI), Y0, Y4 \
-	VPCMPEQB 224(DI), Y1, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPCMPEQB 256(DI), Y2, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPOR     Y4, Y3, Y3
-
-// func index3AVX2(s string, from int, t *Tab) int
-//
-// indexAVX2 for the first three triples of t only.
-//
-// The first i >= from such that s[i:i+3] is one of the first three triples
-// of t, or -1. t holds each triple's bytes broadcast to 32 (triple k's
-// byte b at t[3k+b]). len(s) must be at least MinLen and from at
-// least 0: every load reads 32 bytes at i, i+1 and i+2, the last ones
-// those ending at len(s).
+// func index3AVX2(s string, from int, t *Tab) int: SEARCH over the first
+// three triples of t only.
 TEXT ·index3AVX2(SB), NOSPLIT, $0-40
-	MOVQ s_base+0(FP), SI
-	MOVQ s_len+8(FP), BX
-	MOVQ from+16(FP), DX
-	MOVQ t+24(FP), DI
-	LEAQ -34(BX), R8     // the start of the last chunk
-	SUBQ $2, BX          // the end of the triples' starts
+	SEARCH(TRIPLES3)
 
-loop3:
-	CMPQ DX, R8
-	JA   last3
-	LEAQ (SI)(DX*1), R9
-	TRIPLES3
-	VPMOVMSKB Y3, AX
-	TESTL AX, AX
-	JNZ   found3
-	ADDQ  $32, DX
-	JMP   loop3
-
-last3:
-	// The chunk that ends at the last triple start, less the starts
-	// before DX, which the loop has tested.
-	CMPQ DX, BX
-	JAE  none3
-	LEAQ (SI)(R8*1), R9
-	TRIPLES3
-	VPMOVMSKB Y3, AX
-	MOVQ  DX, CX
-	SUBQ  R8, CX
-	SHRQ  CX, AX
-	TESTQ AX, AX
-	JZ    none3
-	BSFQ  AX, AX
-	ADDQ  DX, AX
-	VZEROUPPER
-	MOVQ  AX, ret+32(FP)
-	RET
-
-found3:
-	BSFL AX, AX
-	ADDQ DX, AX
-	VZEROUPPER
-	MOVQ AX, ret+32(FP)
-	RET
-
-none3:
-	VZEROUPPER
-	MOVQ $-1, ret+32(FP)
-	RET
-
-// TRIPLES6 is TRIPLES for the Max6 triples of a Tab6 at DI.
-#define TRIPLES6 \
-	VMOVDQU (R9), Y0 \
-	VMOVDQU 1(R9), Y1 \
-	VMOVDQU 2(R9), Y2 \
-	VPCMPEQB 0(DI), Y0, Y3 \
-	VPCMPEQB 32(DI), Y1, Y4 \
-	VPAND    Y4, Y3, Y3 \
-	VPCMPEQB 64(DI), Y2, Y4 \
-	VPAND    Y4, Y3, Y3 \
-	VPCMPEQB 96(DI), Y0, Y4 \
-	VPCMPEQB 128(DI), Y1, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPCMPEQB 160(DI), Y2, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPOR     Y4, Y3, Y3 \
-	VPCMPEQB 192(DI), Y0, Y4 \
-	VPCMPEQB 224(DI), Y1, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPCMPEQB 256(DI), Y2, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPOR     Y4, Y3, Y3 \
-	VPCMPEQB 288(DI), Y0, Y4 \
-	VPCMPEQB 320(DI), Y1, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPCMPEQB 352(DI), Y2, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPOR     Y4, Y3, Y3 \
-	VPCMPEQB 384(DI), Y0, Y4 \
-	VPCMPEQB 416(DI), Y1, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPCMPEQB 448(DI), Y2, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPOR     Y4, Y3, Y3 \
-	VPCMPEQB 480(DI), Y0, Y4 \
-	VPCMPEQB 512(DI), Y1, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPCMPEQB 544(DI), Y2, Y5 \
-	VPAND    Y5, Y4, Y4 \
-	VPOR     Y4, Y3, Y3
-
-// func index6AVX2(s string, from int, t *Tab6) int
-//
-// The first i >= from such that s[i:i+3] is one of the Max6 triples
-// of t, or -1. t holds each triple's bytes broadcast to 32 (triple k's
-// byte b at t[3k+b]). len(s) must be at least MinLen and from at
-// least 0: every load reads 32 bytes at i, i+1 and i+2, the last ones
-// those ending at len(s).
+// func index6AVX2(s string, from int, t *Tab6) int: SEARCH over the Max6
+// triples of t.
 TEXT ·index6AVX2(SB), NOSPLIT, $0-40
-	MOVQ s_base+0(FP), SI
-	MOVQ s_len+8(FP), BX
-	MOVQ from+16(FP), DX
-	MOVQ t+24(FP), DI
-	LEAQ -34(BX), R8     // the start of the last chunk
-	SUBQ $2, BX          // the end of the triples' starts
-
-loop6:
-	CMPQ DX, R8
-	JA   last6
-	LEAQ (SI)(DX*1), R9
-	TRIPLES6
-	VPMOVMSKB Y3, AX
-	TESTL AX, AX
-	JNZ   found6
-	ADDQ  $32, DX
-	JMP   loop6
-
-last6:
-	// The chunk that ends at the last triple start, less the starts
-	// before DX, which the loop has tested.
-	CMPQ DX, BX
-	JAE  none6
-	LEAQ (SI)(R8*1), R9
-	TRIPLES6
-	VPMOVMSKB Y3, AX
-	MOVQ  DX, CX
-	SUBQ  R8, CX
-	SHRQ  CX, AX
-	TESTQ AX, AX
-	JZ    none6
-	BSFQ  AX, AX
-	ADDQ  DX, AX
-	VZEROUPPER
-	MOVQ  AX, ret+32(FP)
-	RET
-
-found6:
-	BSFL AX, AX
-	ADDQ DX, AX
-	VZEROUPPER
-	MOVQ AX, ret+32(FP)
-	RET
-
-none6:
-	VZEROUPPER
-	MOVQ $-1, ret+32(FP)
-	RET
+	SEARCH(TRIPLES6)
