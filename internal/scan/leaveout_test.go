@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 909,
-	detected: 865,
-	cause:    766,
+	detected: 866,
+	cause:    767,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
