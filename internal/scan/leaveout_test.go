@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 909,
-	detected: 866,
-	cause:    767,
+	detected: 867,
+	cause:    769,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
