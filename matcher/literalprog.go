@@ -227,16 +227,32 @@ type gapMemo struct {
 	lineEnd int // the "\n" (or end of text) that ended the failed search
 }
 
+// findState is a find's memos: each gap's last search, and the last line
+// end looked up, kept for the next gap on that line.
+type findState struct {
+	memo [maxLitGaps]gapMemo
+	line lineMemo
+}
+
+// lineMemo is the line end (lineEnd) that a find looked up last, and where
+// from: text[from:end] holds no terminator, so lineEnd(text, q) is end for
+// every q from `from` to end. The gaps of a pattern and the starts a find
+// tries mostly lie on one line, which lineEnd read to its end for each.
+type lineMemo struct {
+	from, end int // from < 0: none looked up yet
+}
+
 // find returns the leftmost match starting at or after from, as regexp2's
 // FindStringMatchStartingAt-then-FindNextMatch sequence finds it, in loc:
 // loc[0], loc[1] the match's range, then each gap's range (loc[2+2i],
 // loc[3+2i] for gap i). It reports false when there is none. text must be
 // valid UTF-8 and from a rune boundary.
 func (p *litProg) find(text string, from int, loc []int) ([]int, bool) {
-	var memo [maxLitGaps]gapMemo
+	var st findState
 	for i := range p.gaps {
-		memo[i] = gapMemo{from: -1}
+		st.memo[i] = gapMemo{from: -1}
 	}
+	st.line = lineMemo{from: -1}
 	loc = loc[:0]
 	if lead := p.lits[0]; lead != "" {
 		// Starts are the occurrences of the first literal, in order.
@@ -246,7 +262,7 @@ func (p *litProg) find(text string, from int, loc []int) ([]int, bool) {
 				return loc, false
 			}
 			s += i
-			if loc, ok := p.rest(text, s, s+len(lead), memo[:len(p.gaps)], loc); ok {
+			if loc, ok := p.rest(text, s, s+len(lead), &st, loc); ok {
 				return loc, true
 			}
 			s++ // the next occurrence starts on a later byte; lead is valid UTF-8, so on a rune
@@ -255,14 +271,14 @@ func (p *litProg) find(text string, from int, loc []int) ([]int, bool) {
 	}
 	// The pattern starts with a gap: every character is a start.
 	for s := from; s <= len(text); {
-		b, lineEnd := p.gapEnd(text, 0, s, memo[:len(p.gaps)])
+		b, lineEnd := p.gapEnd(text, 0, s, &st)
 		if b < 0 && lineEnd > s {
 			// No later start on this line finds the literal either (the
 			// places open to it are a subset of those open to s).
 			s = lineEnd
 			continue
 		}
-		if loc, ok := p.rest(text, s, s, memo[:len(p.gaps)], loc); ok {
+		if loc, ok := p.rest(text, s, s, &st, loc); ok {
 			return loc, true
 		}
 		if s == len(text) {
@@ -276,10 +292,10 @@ func (p *litProg) find(text string, from int, loc []int) ([]int, bool) {
 
 // rest matches the gaps and the literals after them from q, for a match
 // that starts at start.
-func (p *litProg) rest(text string, start, q int, memo []gapMemo, loc []int) ([]int, bool) {
+func (p *litProg) rest(text string, start, q int, st *findState, loc []int) ([]int, bool) {
 	loc = append(loc[:0], start, 0)
 	for i := range p.gaps {
-		b, _ := p.gapEnd(text, i, q, memo)
+		b, _ := p.gapEnd(text, i, q, st)
 		if b < 0 {
 			return loc, false
 		}
@@ -294,8 +310,8 @@ func (p *litProg) rest(text string, start, q int, memo []gapMemo, loc []int) ([]
 // literal i+1 occurs with nothing but a terminator-free gap of the gap's
 // minimum length or more before it. It returns -1 and the line end (see
 // lineEnd) that stopped the search when there is none.
-func (p *litProg) gapEnd(text string, i, q int, memo []gapMemo) (int, int) {
-	g, m := p.gaps[i], &memo[i]
+func (p *litProg) gapEnd(text string, i, q int, st *findState) (int, int) {
+	g, m, line := p.gaps[i], &st.memo[i], &st.line
 	if m.from >= 0 && q >= m.from {
 		if m.b >= 0 && (q < m.b || (q == m.b && !g.min1)) {
 			// text[m.from:m.b] holds no terminator and no earlier
@@ -307,27 +323,31 @@ func (p *litProg) gapEnd(text string, i, q int, memo []gapMemo) (int, int) {
 			return -1, m.lineEnd
 		}
 	}
-	lineEnd := lineEnd(text, q)
+	end := line.end
+	if line.from < 0 || q < line.from || q > end {
+		end = lineEnd(text, q)
+		*line = lineMemo{from: q, end: end}
+	}
 	first := q
 	if g.min1 {
-		if q >= lineEnd {
-			*m = gapMemo{from: q, b: -1, lineEnd: lineEnd}
-			return -1, lineEnd
+		if q >= end {
+			*m = gapMemo{from: q, b: -1, lineEnd: end}
+			return -1, end
 		}
 		_, n := utf8.DecodeRuneInString(text[q:])
 		first = q + n
 	}
 	lit := p.lits[i+1]
-	// The literal starts at or before lineEnd: the gap holds no terminator.
-	limit := min(lineEnd+len(lit), len(text))
+	// The literal starts at or before the line end: the gap holds no terminator.
+	limit := min(end+len(lit), len(text))
 	if first <= limit {
 		if j := strings.Index(text[first:limit], lit); j >= 0 {
 			*m = gapMemo{from: q, b: first + j}
 			return first + j, 0
 		}
 	}
-	*m = gapMemo{from: q, b: -1, lineEnd: lineEnd}
-	return -1, lineEnd
+	*m = gapMemo{from: q, b: -1, lineEnd: end}
+	return -1, end
 }
 
 // lineEnd returns the first line terminator of text at or after q (the

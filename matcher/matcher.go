@@ -522,6 +522,9 @@ func (m *Matcher) appendMatch(sc *scratch, se *Searcher, hits []Hit, errs []Patt
 	return m.ranked(sc, hits), errs
 }
 
+// insertionHits is how many hits ranked orders by insertion.
+const insertionHits = 12
+
 // ranked appends sc.hits to hits, best first, and clears them. It orders
 // their places (sc.order), not the hits: a rankedHit is 176 bytes, and a
 // sort moves and compares them by value.
@@ -536,7 +539,17 @@ func (m *Matcher) ranked(sc *scratch, hits []Hit) []Hit {
 		if m.compareHits(&sc.hits[0], &sc.hits[1]) > 0 {
 			sc.order[0], sc.order[1] = 1, 0
 		}
-	case len(sc.order) > 2:
+	case len(sc.order) <= insertionHits:
+		// A few hits, an error line's: moved into place one by one,
+		// which a general sort's set-up and calls through a closure
+		// cost several times over. compareHits is a total order (the
+		// record breaks ties), so the order is the sort's.
+		for i := 1; i < len(sc.order); i++ {
+			for j := i; j > 0 && m.compareHits(&sc.hits[sc.order[j-1]], &sc.hits[sc.order[j]]) > 0; j-- {
+				sc.order[j-1], sc.order[j] = sc.order[j], sc.order[j-1]
+			}
+		}
+	default:
 		slices.SortFunc(sc.order, func(a, b int32) int { return m.compareHits(&sc.hits[a], &sc.hits[b]) })
 	}
 	for _, i := range sc.order {
@@ -770,7 +783,7 @@ func setLitGroups(h *Hit, lp *litProg, loc []int, text string) {
 // in a traceback, a frame's source line such as
 // `    raise RuntimeError("...")`.
 func onCodeLine(text string, start int) bool {
-	from := strings.LastIndexByte(text[:start], '\n') + 1
+	from := lineStart(text, start)
 	return from < len(text) && (text[from] == ' ' || text[from] == '\t')
 }
 
@@ -808,7 +821,7 @@ func litPreferExceptionLine(lp *litProg, first []int, text string) []int {
 // touches: a Hit's Line. A caller that moves a hit onto other text (a
 // match found in a rewritten copy) takes its Line from here too.
 func SurroundingLines(text string, start, end int) string {
-	from := strings.LastIndexByte(text[:start], '\n') + 1
+	from := lineStart(text, start)
 	to := len(text)
 	if end > start && text[end-1] == '\n' {
 		to = end - 1

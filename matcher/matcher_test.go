@@ -2,6 +2,9 @@ package matcher
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -447,5 +450,40 @@ func TestHitOrdinal(t *testing.T) {
 	}
 	if _, ok := (&Hit{Record: &recs[0]}).Ordinal(); ok {
 		t.Error("a Hit made outside the matcher has an ordinal")
+	}
+}
+
+// TestRankedMatchesSort: ranked orders any number of hits, by insertion
+// or by its sort, as a sort by compareHits does.
+func TestRankedMatchesSort(t *testing.T) {
+	var recs []patterns.Record
+	for i := range 40 {
+		r := rec(fmt.Sprintf("r%d", i), fmt.Sprintf("message number %d", i))
+		if i%3 == 0 {
+			solved(&r)
+		}
+		recs = append(recs, r)
+	}
+	m := compileOK(t, recs, Options{})
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n <= 30; n++ {
+		for range 20 {
+			sc := m.newScratch()
+			for _, r := range rng.Perm(len(recs))[:n] {
+				sc.hits = append(sc.hits, rankedHit{rec: int32(r), hit: Hit{Record: m.rec(r),
+					ClassAgrees: rng.IntN(3) == 0, LiteralLen: rng.IntN(3)}})
+			}
+			want := slices.Clone(sc.hits)
+			slices.SortFunc(want, func(a, b rankedHit) int { return m.compareHits(&a, &b) })
+			got := m.ranked(sc, nil)
+			if len(got) != n {
+				t.Fatalf("%d hits: ranked returned %d", n, len(got))
+			}
+			for i := range got {
+				if got[i].Record != want[i].hit.Record {
+					t.Fatalf("%d hits: place %d is %s, want %s", n, i, got[i].Record.ID, want[i].hit.Record.ID)
+				}
+			}
+		}
 	}
 }

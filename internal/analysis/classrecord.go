@@ -26,7 +26,7 @@ import (
 // built-in class. The records are looked up once per Analyzer.
 func (a *Analyzer) classRecord(typ string, e *entry.Entry) *patterns.Record {
 	cls := lastDotted(wrappedType(typ))
-	if cls == "" || entry.BuiltinException(cls) || libraryBaseClass(wrappedType(typ)) || anyModelClass(cls) || anyStatusClass(cls) {
+	if cls == "" || entry.BuiltinException(cls) || libraryBaseClass(wrappedType(typ)) || anyModelClass(cls) || anyStatusClass(cls) || anyBackendClass(cls) {
 		return nil
 	}
 	if a.classRecs == nil {
@@ -90,6 +90,15 @@ func samePackage(typ string, rec *patterns.Record) bool {
 // which; the message names the model.
 func anyModelClass(cls string) bool {
 	return cls == "ValidationError"
+}
+
+// anyBackendClass reports whether cls is the class torch.distributed
+// raises for every error a collective backend reports: DistBackendError
+// carries NCCL's unhandled system and cuda errors, its remote errors and
+// its store exchanges alike, so it says that NCCL (or Gloo) failed, never
+// which failure; the message and NCCL's 'Last error:' line do.
+func anyBackendClass(cls string) bool {
+	return cls == "DistBackendError"
 }
 
 // anyStatusClass reports whether cls is the class an HTTP client raises for

@@ -656,3 +656,9 @@ func oomKillMessage(m string) bool {
 	return strings.Contains(m, "oom-kill") || strings.Contains(m, "oom_kill") || strings.Contains(m, "oom killed") ||
 		strings.Contains(m, "oomkilled")
 }
+
+// ExceptionFamily is the family of failure the exception typ: msg says
+// (FamilyGPU for "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED
+// ..."), "" when it says none ("RuntimeError: Model generation returned
+// no output.").
+func ExceptionFamily(typ, msg string) string { return familyOf(typ, msg) }

@@ -402,6 +402,12 @@ var otherEngine = map[string]string{
 	"1539-benign-ollama-journald-rocm-model-fits-vram-offload.log":              Ollama,
 	"1540-benign-vllm-cpu-s390x-route-list.log":                                 VLLM,
 	"1544-k8s-get-pods-crashloopbackoff-then-describe-vllm-container.log":       VLLM,
+	// dev-17: Ollama's slog line, vLLM's EngineCore_DP0 prefix, a TGI
+	// shard's launcher lines and LMDeploy's logging format.
+	"1665-ollama-cudart-init-failure-3-blackwell-one-line.log":       Ollama,
+	"1670-vllm-engine-core-inductor-cublas-invalid-value-gemmex.log": VLLM,
+	"1672-tgi-each-process-is-one-gpu-shard-cannot-start.log":        TGI,
+	"1673-lmdeploy-pytorch-engine-autoawq-test-failed.log":           LMDeploy,
 	// Held out (heldout-23): vLLM's V0 and V1 engine, worker and API
 	// server lines (one under GPUStack, one under LMCache, one under
 	// Dynamo, three from vLLM-Ascend, one behind Ray's worker prefix), a

@@ -43,6 +43,10 @@ type Builder struct {
 	// fpsPerBlock of them in one allocation (see fingerprintText).
 	fpText []byte
 	ranks  map[entry.Ranks]string
+	// hotRanks holds rank texts of ranks the map holds, by a hash of the
+	// ranks: a failure's ranks are most often a few a log, and the map
+	// hashes all six of them through the runtime's generic hash.
+	hotRanks [hotRankSlots]hotRank
 	// byOrdinal remembers the fingerprint of each record's incident, with
 	// the source key it was made for, at the record's place in its
 	// catalog (matcher.Hit.Ordinal): a hash costs more than reading one
@@ -181,8 +185,57 @@ func (b *Builder) growOrdinals(i int) {
 	}
 }
 
+// hotRank is a slot of Builder.hotRanks: ranks that name a rank (named)
+// and their text; empty text for an unused slot.
+type hotRank struct {
+	ranks entry.Ranks
+	text  string
+}
+
+// named reports whether r names a rank, so that RankOf is r's text alone
+// (entry.Ranks.String), never empty and the same for every entry of r.
+func named(r *entry.Ranks) bool {
+	return r.DP >= 0 || r.PP >= 0 || r.AttnCP >= 0 || r.MoeDP >= 0 || r.TP >= 0 || r.EP >= 0
+}
+
+// hotRankSlots is the size of Builder.hotRanks, a power of two.
+const hotRankSlots = 64
+
+// hotRankSlot is the slot of Builder.hotRanks for r.
+func hotRankSlot(r *entry.Ranks) int {
+	h := uint64(r.DP)*0x9e3779b97f4a7c15 ^ uint64(r.PP)*0xc2b2ae3d27d4eb4f ^ uint64(r.AttnCP)*0x165667b19e3779f9 ^
+		uint64(r.MoeDP)*0x27d4eb2f165667c5 ^ uint64(r.TP)*0x85ebca77c2b2ae63 ^ uint64(r.EP)*0xff51afd7ed558ccd
+	return int((h ^ h>>29) * 0x9e3779b97f4a7c15 >> 58)
+}
+
 // rank is RankOf(e), the text of header ranks seen before remembered.
 func (b *Builder) rank(e *entry.Entry) string {
+	if !named(&e.Ranks) {
+		return b.rankUnnamed(e)
+	}
+	hot := &b.hotRanks[hotRankSlot(&e.Ranks)]
+	if hot.text != "" && sameRanks(&hot.ranks, &e.Ranks) {
+		return hot.text
+	}
+	if r, ok := b.ranks[e.Ranks]; ok {
+		*hot = hotRank{e.Ranks, r}
+		return r
+	}
+	switch {
+	case b.ranks == nil:
+		b.ranks = make(map[entry.Ranks]string)
+	case len(b.ranks) >= maxRemembered:
+		clear(b.ranks)
+	}
+	r := RankOf(e)
+	b.ranks[e.Ranks] = r
+	*hot = hotRank{e.Ranks, r}
+	return r
+}
+
+// rankUnnamed is rank for ranks that name none: RankOf for NoRanks, and
+// the map as before for any other such value.
+func (b *Builder) rankUnnamed(e *entry.Entry) string {
 	if e.Ranks == entry.NoRanks {
 		return RankOf(e)
 	}
@@ -198,6 +251,12 @@ func (b *Builder) rank(e *entry.Entry) string {
 	r := RankOf(e)
 	b.ranks[e.Ranks] = r
 	return r
+}
+
+// sameRanks is *a == *b field by field: a struct's == calls the runtime's
+// memequal.
+func sameRanks(a, b *entry.Ranks) bool {
+	return a.DP == b.DP && a.PP == b.PP && a.AttnCP == b.AttnCP && a.MoeDP == b.MoeDP && a.TP == b.TP && a.EP == b.EP
 }
 
 // fpsPerBlock is how many fingerprints' text share one allocation of a

@@ -360,3 +360,26 @@ func TestBuilderScope(t *testing.T) {
 		}
 	}
 }
+
+// TestBuilderRankMatchesRankOf: the Builder's remembered rank texts (its
+// map and hotRanks in front of it) are RankOf's for ranks met in any
+// order, many of them sharing slots, and for ranks that name none.
+func TestBuilderRankMatchesRankOf(t *testing.T) {
+	var b Builder
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 20000 {
+		e := &entry.Entry{Ranks: entry.NoRanks, Text: fmt.Sprintf("[rank%d]: something failed", i%7)}
+		switch rng.IntN(4) {
+		case 0:
+		case 1:
+			e.Ranks = entry.Ranks{DP: -1, PP: -1, AttnCP: -1, MoeDP: -1, TP: rng.IntN(8), EP: -1}
+		case 2:
+			e.Ranks = entry.Ranks{DP: rng.IntN(300), PP: rng.IntN(2) - 1, AttnCP: -1, MoeDP: -1, TP: rng.IntN(300), EP: rng.IntN(3) - 1}
+		default:
+			e.Ranks = entry.Ranks{DP: -2, PP: -1, AttnCP: -1, MoeDP: -1, TP: -1, EP: -1}
+		}
+		if got, want := b.rank(e), RankOf(e); got != want && e.Ranks.DP != -2 {
+			t.Fatalf("%d: rank(%+v) = %q, want %q", i, e.Ranks, got, want)
+		}
+	}
+}

@@ -768,6 +768,13 @@ func leadsConsequences(a, b *group) bool {
 	if ia, ib := len(a.Alert.Record.Solutions) > 0, len(b.Alert.Record.Solutions) > 0; ia != ib {
 		return ia
 	}
+	if pa, pb := sourcePiece(a), sourcePiece(b); pa != pb {
+		// A traceback's source line logged as a record of its own,
+		// cut from the traceback above it, only points at the failure:
+		// a consequence that states one ("EngineDeadError: EngineCore
+		// encountered an issue") leads it.
+		return !pa
+	}
 	if oneChain(a, b) {
 		// One process's chain of native lines: the first says what
 		// failed, the later ones what that broke.
@@ -777,6 +784,13 @@ func leadsConsequences(a, b *group) bool {
 		return ra > rb
 	}
 	return a.beganBefore(b)
+}
+
+// sourcePiece reports whether gr is the unclassified incident of a
+// traceback's source line logged as a record of its own ("    raise
+// self._format_exception(outputs) from None" behind a logger's header).
+func sourcePiece(gr *group) bool {
+	return gr.Alert.Record.ID == "" && gr.Alert.Match.Exception == nil && analysis.SourceLinePiece(firstLine(lineOf(gr)))
 }
 
 // oneChain reports whether the native incidents a and b are lines of one

@@ -512,9 +512,10 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 		cause := g.findClassified(burstOf(gen), id)
 		if cause == nil && gen.Generic {
 			cause = g.findFailure(burstOf(gen), id)
-			if cause != nil && killedFor(gen, cause) {
+			if cause != nil && (killedFor(gen, cause) || diedAfter(gen, cause) || namedBefore(gen, cause)) {
 				// The tasks a supervisor ended, after its report of
-				// why: that report leads.
+				// why, or the process's death after its error line:
+				// that line leads.
 				g.leadKill(gen, id, cause)
 				continue
 			}
@@ -669,6 +670,44 @@ func signalReportOnly(line string) bool {
 		return sig == "Killed" || sig == "Terminated"
 	}
 	return strings.HasSuffix(t, ": Terminated") || strings.HasSuffix(t, ": Killed")
+}
+
+// diedAfter reports whether the failure c, which the generic line gen
+// would be folded into, only reports the process's own death (C++'s
+// "terminate called after throwing ...", faulthandler's abort, the shell's
+// "Aborted (core dumped)") printed after gen in gen's source,
+// within borrowedGap bytes, where gen, no record naming either, is an
+// error line that says what went wrong ("[E] Network has dynamic or shape
+// inputs, but no optimization profile has been defined."), not only that
+// something failed, nor a request's answer. A process's death says how it
+// ended, never what failed first (see firstReportOf): the error line
+// before it leads, and the death is listed in its incident. A death
+// printed before the line, or an error line that only says a task failed,
+// keeps the death's lead; so does a kill from outside ("Killed",
+// "Terminated"), which an error line of the process does not explain.
+func diedAfter(gen, c *group) bool {
+	return gen.Alert.Record.ID == "" && c.Alert.Record.ID == "" && c.Settling && c.Sent == 0 && c.Source != "" && c.Source == gen.Source &&
+		gen.End <= c.Off && c.Off-gen.End <= borrowedGap && canBeRoot(gen) && !vagueLine(gen) && !gen.vagueHeadline() &&
+		!analysis.AccessLine(lineOf(gen)) && deathShape(c.NativeKind) && !signalReportOnly(lineOf(c))
+}
+
+// namedBefore reports whether the failure c, which the exception line gen
+// would be folded into, says less than gen of what failed: gen, an
+// exception line no record names ("RuntimeError: CUDA error:
+// CUBLAS_STATUS_ALLOC_FAILED when calling cublasCreate(handle)"), was
+// printed before c in gen's source, within borrowedGap bytes, and its
+// exception names a family of failure (the device, memory, the network, a
+// file, an import), where c's (a traceback of the request or the task that
+// failed with it: "RuntimeError: Model generation returned no output.")
+// names none and has no root cause that could. The first line that says
+// what failed leads; the traceback that only says its work failed is
+// listed in its incident.
+func namedBefore(gen, c *group) bool {
+	gx, cx := gen.Alert.Match.Exception, c.Alert.Match.Exception
+	return gen.Alert.Record.ID == "" && c.Alert.Record.ID == "" && c.Settling && c.Sent == 0 && c.Source != "" && c.Source == gen.Source &&
+		gen.End <= c.Off && c.Off-gen.End <= borrowedGap && canBeRoot(gen) &&
+		gx != nil && gx.Type != "" && analysis.ExceptionFamily(gx.Type, gx.Message) != "" &&
+		cx != nil && cx.RootCause == "" && analysis.ExceptionFamily(cx.Type, cx.Message) == ""
 }
 
 // leadKill makes the generic line gen (fingerprint id), a supervisor's

@@ -129,6 +129,9 @@ type Occurrence struct {
 	// exception says the alert carries an exception with a type, for
 	// an occurrence whose alert is not built yet (lazy).
 	exception bool
+	// elsewhere is pointsElsewhere of the diagnosis, which buildAlert
+	// reads again: it searches the cause's line.
+	elsewhere bool
 	// lazy, when set, builds the rest of Alert (see Builder); seq is the
 	// Builder's count when it made the occurrence. fp is the fingerprint
 	// until then (Alert.Fingerprint is set with the rest): a repeat finds
@@ -194,7 +197,7 @@ func occurrenceInto(o *Occurrence, e *entry.Entry, d *analysis.Diagnosis, src So
 		if leadingWrapper(d) {
 			r.Role = string(patterns.RoleCause)
 		}
-		if pointsElsewhere(d) {
+		if o.elsewhere = pointsElsewhere(d); o.elsewhere {
 			r.Role = string(patterns.RoleConsequence)
 		}
 	} else {
@@ -346,7 +349,7 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 		if leadingWrapper(d) {
 			a.Record.Role = string(patterns.RoleCause)
 		}
-		if pointsElsewhere(d) {
+		if o.elsewhere { // pointsElsewhere(d), as occurrenceInto found it
 			a.Record.Role = string(patterns.RoleConsequence)
 		}
 		a.Record.Solutions = d.Cause.Record.SolutionsFor(src.Engine)
@@ -356,7 +359,15 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 			// A wrapper alone says which process died; what its frames
 			// say of where comes first.
 			a.Record.Solutions = withTriage(tr, a.Record.Solutions)
-			a.Headline = triageHeadline(tr, o.Rank, d.Headline, false)
+			if cutUnder(e, d) {
+				// Over a traceback cut before its exception line, the
+				// last frame it printed is where the process died, as
+				// for a cut traceback no wrapper names.
+				line := strings.Replace(fragmentLine(e, d), ": Traceback (most recent call last): (last frame: ", " (last frame: ", 1)
+				a.Headline = triageHeadline(tr, o.Rank, line, true)
+			} else {
+				a.Headline = triageHeadline(tr, o.Rank, d.Headline, false)
+			}
 		}
 	} else {
 		a.Record = sinks.Record{
@@ -432,6 +443,21 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 	}
 	a.Fingerprint = o.Alert.Fingerprint
 	o.Alert = a
+}
+
+// cutUnder reports whether the wrapper d leads is over a traceback of e
+// cut before its exception line: frames, and no link that names an
+// exception.
+func cutUnder(e *entry.Entry, d *analysis.Diagnosis) bool {
+	if e.Traceback == nil || d.Exception == nil || d.Exception.Type != "" || len(framesOf(e, d.Exception)) == 0 {
+		return false
+	}
+	for i := range e.Traceback.Links {
+		if e.Traceback.Links[i].Type != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // fragmentLine is the headline of a traceback that lost its exception

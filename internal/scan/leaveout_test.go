@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 909,
-	detected: 867,
-	cause:    769,
+	excerpts: 929,
+	detected: 885,
+	cause:    788,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

@@ -526,6 +526,10 @@ var knownWidthMisses = map[string]map[string]string{
 		"hard-wrap-100": "cut at 100 columns, the console's lines lose their columns (as at 80), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 		"md-autolinks":  "the rich console's lines open with a bracketed time as sglang's records do, which are not searched for a page's links, so its right-aligned source column keeps '[gui.py:838](http://gui.py:838/)' and no layout is learned",
 	},
+	// dev-17: torch's DistBackendError line cut inside its source path.
+	"1667-distbackenderror-nccl-cuda-failure-217-peer-access-l40s.log": {
+		"hard-wrap-100": "cut at 100 columns inside the DistBackendError line's source path ('ProcessGroup' | 'NCCL.cpp:3353'), the rest ('NCCL.cpp:3353, unhandled cuda error ...') opens an entry of its own apart from ncclUnhandledCudaError's 'Last error:' block, so NCCL's unhandled cuda error leads ahead of the 'Cuda failure 217' line its record reads",
+	},
 	"863-c10d-heartbeat-watchdog-stuck-wrapped-116-columns.log": {
 		"hard-wrap-120-padded": "the excerpt is wrapped at 116 columns as posted and padded to 120 here: its rows end in four spaces, too few to be taken off before the row width is learned (a word wrap leaves as many after a table's column), so the rows before keep theirs",
 	},

@@ -297,6 +297,38 @@ var firstFixes = []struct {
 			"https://github.com/triton-inference-server/tensorrtllm_backend/issues/207",
 			"https://github.com/triton-inference-server/tensorrtllm_backend/issues/500",
 		}},
+	// cuInit's CUDA_ERROR_NOT_INITIALIZED (3) with nvidia-smi working: the
+	// UVM module's HMM support on the host's kernel.
+	{slug: "ollama-cuda-driver-init-failed", first: "uvm_disable_hmm=1",
+		threads: []string{
+			"https://github.com/ollama/ollama/issues/11593",
+			"https://github.com/NVIDIA/open-gpu-kernel-modules/issues/901",
+			"https://github.com/NVIDIA/open-gpu-kernel-modules/issues/947",
+		}},
+	// VRAM registered as host memory: UCX without its CUDA transports.
+	{slug: "nixl-memory-registration-failed", first: "UCX_TLS",
+		threads: []string{
+			"https://github.com/NVIDIA/TensorRT-LLM/pull/18373",
+			"https://github.com/ai-dynamo/nixl/issues/1628",
+		}},
+	// More shards than the GPUs the container sees.
+	{slug: "tgi-not-enough-cuda-devices", first: "--num-shard",
+		threads: []string{
+			"https://github.com/huggingface/text-generation-inference/issues/425",
+			"https://github.com/huggingface/text-generation-inference/issues/2432",
+		}},
+	{slug: "trtllm-max-num-tokens-not-block-aligned", first: "multiple of the KV cache's tokens_per_block",
+		threads: []string{
+			"https://github.com/ai-dynamo/aiconfigurator/pull/307",
+			"https://github.com/ai-dynamo/aiconfigurator/pull/459",
+		}},
+	// AutoAWQ's extension built for another torch.
+	{slug: "awq-kernels-not-loaded", first: "AutoAWQ_kernels",
+		threads: []string{
+			"https://github.com/QwenLM/Qwen3/issues/221",
+			"https://github.com/casper-hansen/AutoAWQ/issues/466",
+			"https://github.com/hiyouga/LlamaFactory/issues/3465",
+		}},
 }
 
 // firstFixRecords returns the embedded records a first fix is checked

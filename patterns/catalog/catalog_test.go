@@ -994,6 +994,20 @@ var examples = map[string]example{
 		},
 		miss: []string{hdr("awq quantization is not fully optimized yet. The speed can be slower than non-quantized models.")},
 	},
+	// AutoAWQ's compiled extension did not import (built for another
+	// torch): its GEMM's NameError (QwenLM/Qwen3#221, LLaMA-Factory#3465)
+	// and its own assertion (AutoAWQ#374, h2ogpt#1383).
+	"awq-kernels-not-loaded": {
+		match: []string{
+			"File \"/usr/local/lib/python3.10/dist-packages/awq/modules/linear/gemm.py\", line 66, in backward\n    if awq_ext is None:\nNameError: name 'awq_ext' is not defined",
+			rawTB("NameError: name 'awq_ext' is not defined"),
+			rawTB("AssertionError: AWQ kernels could not be loaded. Please install them from https://github.com/casper-hansen/AutoAWQ_kernels"),
+		},
+		miss: []string{
+			rawTB("NameError: name 'awq' is not defined"),
+			hdr("AWQ kernels loaded: awq_ext 0.0.9"),
+		},
+	},
 	"quantization-method-not-available": {
 		match: []string{
 			rawTB("ValueError: bitsandbytes quantization is currently not supported in ROCm."),

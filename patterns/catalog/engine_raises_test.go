@@ -330,6 +330,10 @@ var tritonServerRaises = []engineComponent{
 		}},
 		{family: "a model directory Triton cannot read", want: "triton-model-repository-invalid", bare: true, lines: []string{
 			tritonLog('E', "model_repository_manager.cc:1186", "Poll failed for model directory 'ensemble': failed to open text file for read /models/ensemble/config.pbtxt: No such file or directory"),
+			// A model loaded by name that no repository holds
+			// (triton-inference-server/core#244, model_analyzer#786).
+			"E0817 19:18:51.786824 2997733 model_repository_manager.cc:1265] failed to poll model 'dne': model not found in any model repository.",
+			"E1107 07:34:03.823179 7 model_repository_manager.cc:1265] failed to poll model 'pipe': model not found in any model repository.",
 		}},
 		{family: "near misses: repository notices", bare: true, lines: []string{
 			tritonLog('I', "model_lifecycle.cc:818", "successfully loaded 'tensorrt_llm' version 1"),
@@ -346,6 +350,13 @@ var lmdeployChecks = []engineComponent{
 		{family: "a model type this transformers does not know", want: "transformers-unknown-model-type", bare: true, lines: []string{
 			lmdeployLog("ERROR", "base.py:55", "ValueError: The checkpoint you are trying to load has model type `qwen3_5_moe` but Transformers does not recognize this architecture. This could be because of an issue with the checkpoint, or because your version of Transformers is out of date.") + "\n" +
 				lmdeployLog("ERROR", "base.py:56", "<Model> check failed!"),
+		}},
+		// The check's own line after the import it tried: the missing
+		// module leads, as a model type transformers does not know does
+		// (lmdeploy#2443, #2714).
+		{family: "a package the model's quantization needs is not installed", want: "python-module-not-found", bare: true, lines: []string{
+			"2024-09-11 03:19:40,221 - lmdeploy - ERROR - ModuleNotFoundError: No module named 'awq'\n2024-09-11 03:19:40,221 - lmdeploy - ERROR - <autoawq> test failed!\nPlease ensure it has been installed correctly.",
+			"2024-11-06 22:40:35,607 - lmdeploy - ERROR - __init__.py:17 - ModuleNotFoundError: No module named 'awq'\n2024-11-06 22:40:35,607 - lmdeploy - ERROR - __init__.py:18 - <autoawq> test failed!\nPlease ensure it has been installed correctly.",
 		}},
 		{family: "a kernel package the model needs", want: "lmdeploy-env-check-failed", bare: true, lines: []string{
 			lmdeployLog("ERROR", "base.py:55", "AssertionError: DeepSeek-V3.2 requires flash_mla to be available.") + "\n" +

@@ -530,6 +530,11 @@ var tgiComponents = []engineComponent{
 		{family: "sharding a model without flash attention", want: "tgi-sharded-requires-flash-attention", lines: []string{
 			"NotImplementedError: Sharded Llama requires Flash Attention enabled models.",
 		}},
+		// More shards than visible GPUs: each shard asserts one GPU of
+		// its own (text-generation-inference#425, #2432).
+		{family: "more shards than the GPUs a shard sees", want: "tgi-not-enough-cuda-devices", lines: []string{
+			"AssertionError: Each process is one gpu",
+		}},
 		{family: "a model type TGI does not implement, natively or through Transformers", want: "tgi-unsupported-model-type", lines: []string{
 			"ValueError: Unsupported model type qwen3_next",
 			"RuntimeError: Could not determine model type for /data/my-model revision None",
@@ -609,6 +614,10 @@ var lmdeployComponents = []engineComponent{
 			lmdeployLog("ERROR", "base.py:55", "<CUDA> check failed!\ncuda is not available."),
 			lmdeployLog("ERROR", "base.py:55", "<transformers> check failed!\nLoad model config with transformers==4.40.0 failed. Please make sure model can be loaded with transformers API."),
 			lmdeployLog("ERROR", "base.py:55", "<CUDA> check failed!\n\x1b[31mmodel_format=fp8 requires sm>=9.0.\x1b[0m"),
+			// Before 0.6.3 the check said "test failed!" (lmdeploy#2443,
+			// #2714).
+			"2024-09-11 03:19:40,221 - lmdeploy - ERROR - <autoawq> test failed!\nPlease ensure it has been installed correctly.",
+			"2024-11-06 22:40:35,607 - lmdeploy - ERROR - __init__.py:18 - <autoawq> test failed!\nPlease ensure it has been installed correctly.",
 		}},
 		{family: "near misses: check notices", bare: true, lines: []string{
 			lmdeployLog("WARNING", "model.py:42", "model `/models/internlm2` requires transformers version 4.44.0 but transformers 4.40.0 is installed."),

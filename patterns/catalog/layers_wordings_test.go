@@ -154,6 +154,11 @@ func layerWordings() []writerWording {
 			"2024-05-01 12:00:00,123\tWARNING worker.py:1215 -- The actor or task with ID ffffffffffffffff5e1a cannot be scheduled right now. You can ignore this message if this Ray cluster is expected to auto-scale or if you specified a runtime_env for this actor or task, which may take time to install.",
 			"(autoscaler +5s) Error: No available node types can fulfill resource request {'GPU': 8.0}. Add suitable node types to this cluster to resolve this issue.",
 			rawTB("ray.exceptions.ActorUnschedulableError: The actor is not schedulable: The node specified via NodeAffinitySchedulingStrategy doesn't exist any more or is infeasible, and soft=False was specified."),
+			// Ray Serve's controller on replicas it cannot place
+			// (kuberay#3151, ray#48471, kuberay#1090).
+			"WARNING 2025-03-04 01:04:33,560 controller 306 -- Deployment 'demoRetrievalVoyagerIndexServiceHandler' in application 'demo_recsys_retrieval_voyager_index_service' has 1 replicas that have taken more than 30s to be scheduled. This may be due to waiting for the cluster to auto-scale or for a runtime environment to be installed. Resources required for each replica: {\"CPU\": 2.0}, total resources available: {\"CPU\": 10.0}. Use `ray status` for more details.",
+			"Deployment 'my-deployment' in application 'my-deployment' 1 replicas that have taken more than 30s to be scheduled. This may be due to waiting for the cluster to auto-scale or for a runtime environment to be installed. Resources required for each replica: {\"GPU\": 0.32}, total resources available: {\"GPU\": 0.36}. Use `ray status` for more details.",
+			"WARNING 2023-05-13 23:26:26,277 controller 162 deployment_state.py:1613 - Deployment \"MangoStand\" has 1 replicas that have taken more than 30s to be scheduled. This may be caused by waiting for the cluster to auto-scale, or waiting for a runtime environment to install. Resources required for each replica: {\"CPU\": 3.0}, resources available: {\"CPU\": 5.6}.",
 		}},
 		{family: "Ray: its session disk is full", want: "ray-object-store-full", lines: []string{
 			"[2024-05-01 12:00:00,123 E 4242 4242] (raylet) file_system_monitor.cc:116: /tmp/ray/session_2024-05-01_11-58-01_123456_1/logs is over 95% full, available space: 1.2 GB; capacity: 100 GB. Object creation will fail if spilling is required.",
@@ -181,6 +186,10 @@ func layerWordings() []writerWording {
 			dynamo("ERROR", "dynamo_runtime::distributed: Unable to connect to etcd server at http://etcd:2379. Check etcd server status"),
 			dynamo("ERROR", "dynamo_runtime::transports::etcd: Unable to reconnect to ETCD cluster: deadline exceeded"),
 			"Error: Unable to connect to etcd server at http://localhost:2379. Check etcd server status",
+			// A Python-built worker's lease: raised, and as a Rust panic
+			// at its unwrap (apache/beam's vLLM worker; dynamo's tests).
+			"E   Exception: Unable to create lease. Check etcd server status at http://localhost:2379",
+			"thread '<unnamed>' panicked at /opt/dynamo/lib/runtime/src/storage/kv.rs:440:29:\ncalled `Result::unwrap()` on an `Err` value: BuildError(Unable to create lease. Check etcd server status at http://localhost:2379",
 		}},
 		{family: "dynamo: a NATS server without JetStream", want: "dynamo-nats-jetstream-unavailable", lines: []string{
 			dynamo("ERROR", "dynamo_runtime::transports::nats: JetStream not available: jetstream error: 503 (code 503)"),

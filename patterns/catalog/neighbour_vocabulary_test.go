@@ -673,6 +673,9 @@ var neighbourExamples = map[string]example{
 			"[2025-05-19 18:08:26,176] LMCache WARNING: Failed to allocate memory for tensor(torch.Size([256, 2, 1024]), torch.bfloat16) because no memory is available (memory_management.py:576:lmcache.experimental.memory_management)",
 			"WARNING LMCache: Failed to allocate memory during remote receive [2025-03-14 16:51:35,318] -- /LMCache/lmcache/experimental/storage_backend/connector/lm_connector.py:54",
 			"[2025-08-21 21:56:03,155] LMCache DEBUG: Memory allocation failed during sync disk load. (gds_backend.py:519:lmcache.v1.storage_backend.gds_backend)",
+			// Storing since 0.3 (LMCache#969, #1285).
+			"[2025-07-03 12:45:22,498] LMCache WARNING: Failed to allocate memory for the KV cache.\nThe KV cache will not be stored. (cache_engine.py:200:lmcache.v1.cache_engine)",
+			"[2025-08-09 17:55:57,778] LMCache WARNING: Failed to allocate memory for the KV cache.",
 		},
 		miss: []string{
 			"[2025-08-21 21:55:40,010] LMCache INFO: Initializing usage context. (usage_context.py:310:lmcache.usage_context)",
