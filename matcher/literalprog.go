@@ -126,6 +126,16 @@ func parseCompiledLit(expr string) (*compiledLit, bool) {
 		nLits++
 	}
 	for i := 0; i < len(expr); {
+		// A run of literal bytes, copied at once: most of a pattern.
+		j := i
+		for j < len(expr) && !litSpecial[expr[j]] {
+			j++
+		}
+		if j > i {
+			text = append(text, expr[i:j]...)
+			i = j
+			continue
+		}
 		c := expr[i]
 		switch c {
 		case '\\':
@@ -200,6 +210,15 @@ func parseCompiledLit(expr string) (*compiledLit, bool) {
 	b.c = compiled{lit: p, groups: p.groups}
 	return b, true
 }
+
+// litSpecial marks the bytes parseCompiledLit reads one at a time: the
+// backslash and the metacharacters; every other byte is literal text.
+var litSpecial = func() (t [256]bool) {
+	for _, c := range []byte(`\\.()[]{}|*+?^$`) {
+		t[c] = true
+	}
+	return t
+}()
 
 // asciiPunct is the ASCII punctuation a backslash makes literal in every
 // regexp2 mode.
@@ -283,6 +302,26 @@ func (p *litProg) find(text string, from int, loc []int) ([]int, bool) {
 		}
 		if s == len(text) {
 			break
+		}
+		if b >= 0 {
+			// Every later start whose first gap ends at b too fails as
+			// s did: the gaps after the first search from b on, whatever
+			// the start. A start before b finds the literal at b (it
+			// searches from a place at or before b, which s's search
+			// passed with no earlier occurrence); for `.+?`, b itself is
+			// the first start that does not, for `.*?` the next character.
+			next := b
+			if !p.gaps[0].min1 {
+				if b == len(text) {
+					break
+				}
+				_, n := utf8.DecodeRuneInString(text[b:])
+				next = b + n
+			}
+			if next > s {
+				s = next
+				continue
+			}
 		}
 		_, n := utf8.DecodeRuneInString(text[s:])
 		s += n

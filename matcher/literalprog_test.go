@@ -509,3 +509,38 @@ func TestParseCompiledLitAllocations(t *testing.T) {
 		t.Errorf("parseCompiledLit: %v allocations, want 2", n)
 	}
 }
+
+// TestLeadingGapSkipsFailedStarts: patterns that start with a gap, whose
+// find goes on after a failed start from the first start whose first gap
+// ends elsewhere, against regexp2 on random texts of the pieces they
+// hold, line terminators and multi-byte characters among them.
+func TestLeadingGapSkipsFailedStarts(t *testing.T) {
+	exprs := []string{
+		`(.+?)a(.+?)b`, `(.*?)a(.*?)b`, `.+?a.*?b.+?c`, `.*?ab.+?c`, `(.*?)(.+?)x`,
+		`(.+?)(.*?)ab`, `.+?a`, `.*?é.+?b`, `(.+?)a\.b(.*?)c`,
+	}
+	pieces := []string{"a", "b", "c", "x", "ab", "é", "\n", "\r", "\u2028", " ", "a.b"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, expr := range exprs {
+		re, err := patterns.Compile(expr)
+		if err != nil {
+			t.Fatalf("%q: %v", expr, err)
+		}
+		lp, ok := parseLitProg(expr)
+		if !ok {
+			t.Fatalf("%q is not a litProg", expr)
+		}
+		for range 400 {
+			var b strings.Builder
+			for n := rng.IntN(14); n > 0; n-- {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			text := b.String()
+			want, err := regexpSeq(re, text)
+			if err != nil {
+				t.Fatalf("%q on %q: %v", expr, text, err)
+			}
+			sameSeq(t, expr, text, want, litSeq(lp, text))
+		}
+	}
+}
