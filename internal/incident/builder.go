@@ -217,18 +217,7 @@ func (b *Builder) rank(e *entry.Entry) string {
 	if hot.text != "" && sameRanks(&hot.ranks, &e.Ranks) {
 		return hot.text
 	}
-	if r, ok := b.ranks[e.Ranks]; ok {
-		*hot = hotRank{e.Ranks, r}
-		return r
-	}
-	switch {
-	case b.ranks == nil:
-		b.ranks = make(map[entry.Ranks]string)
-	case len(b.ranks) >= maxRemembered:
-		clear(b.ranks)
-	}
-	r := RankOf(e)
-	b.ranks[e.Ranks] = r
+	r := b.rankRemembered(e)
 	*hot = hotRank{e.Ranks, r}
 	return r
 }
@@ -239,6 +228,12 @@ func (b *Builder) rankUnnamed(e *entry.Entry) string {
 	if e.Ranks == entry.NoRanks {
 		return RankOf(e)
 	}
+	return b.rankRemembered(e)
+}
+
+// rankRemembered is RankOf(e) from the map of ranks seen before, which it
+// fills (and empties when it holds maxRemembered).
+func (b *Builder) rankRemembered(e *entry.Entry) string {
 	if r, ok := b.ranks[e.Ranks]; ok {
 		return r
 	}
