@@ -113,3 +113,37 @@ func FuzzMessageRest(f *testing.F) {
 		}
 	})
 }
+
+// TestSpacedPasteRests: at the start of a double-spaced paste, before it
+// has shown lines enough to tell its spacing, a hand wrap's indented rest
+// and a source location alone in parentheses go on with the line across
+// the one blank line (sglang#... as posted in 879's and 1271's threads,
+// doubled); after lines that were not double-spaced, the blank line ends
+// the entry.
+func TestSpacedPasteRests(t *testing.T) {
+	for _, tt := range []struct {
+		name, in, text string
+	}{
+		{"a location alone",
+			"Capture cuda graph failed: Assertion error\n\n(/deepgemm/csrc/apis/../jit_kernels/impls/../heuristics/../../utils/layout.hpp:57):\n",
+			"Capture cuda graph failed: Assertion error (/deepgemm/csrc/apis/../jit_kernels/impls/../heuristics/../../utils/layout.hpp:57):"},
+		{"a hand wrap's rest",
+			"ValueError: DeepEP v2 MoE is not validated for 'Qwen3_5MoeForConditionalGeneration';\n\n" +
+				"  supported architectures are ['DeepseekV3ForCausalLM', 'DeepseekV4ForCausalLM',\n",
+			"ValueError: DeepEP v2 MoE is not validated for 'Qwen3_5MoeForConditionalGeneration'; supported architectures are ['DeepseekV3ForCausalLM', 'DeepseekV4ForCausalLM',"},
+	} {
+		es := assemble(t, Options{}, tt.in)
+		if len(es) == 0 || es[0].Text != tt.text {
+			t.Errorf("%s: %+v, want first entry %q", tt.name, es, tt.text)
+		}
+	}
+	// Single-spaced lines first: the stream is no double-spaced paste,
+	// and its blank line ends the record.
+	const single = "INFO server starting\nINFO loading weights\nINFO weights loaded\nINFO capturing graphs\n" +
+		"Capture cuda graph failed: Assertion error\n\n(/deepgemm/csrc/utils/layout.hpp:57):\n"
+	for _, e := range assemble(t, Options{}, single) {
+		if strings.Contains(e.Text, "error (/deepgemm") {
+			t.Errorf("joined across a blank line of a single-spaced stream: %q", e.Text)
+		}
+	}
+}

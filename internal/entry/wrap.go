@@ -745,7 +745,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// prefix ("[rank0]: actors) killed due to ..."): joined with it.
 		return a.joinSep(l, c, " ")
 	}
-	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && (isLocationRest(last, c.s) || isCutLocationRest(last, c.s, len(l.Text)+l.Framing)) {
+	if last := a.kept.last(); a.spacedRest() && (isLocationRest(last, c.s) || isCutLocationRest(last, c.s, len(l.Text)+l.Framing)) {
 		// A message wrapped by hand before the source location it
 		// names ("... Assertion error" and "(/x/layout.hpp:57):"): one
 		// line, broken at the space before the parenthesis.
@@ -758,7 +758,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// the status's colon and before the code.
 		return a.joinSep(l, c, " ")
 	}
-	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && a.kept.count() == 1 && p.bareType != "" && !p.hasTB &&
+	if last := a.kept.last(); a.spacedRest() && a.kept.count() == 1 && p.bareType != "" && !p.hasTB &&
 		max(p.lastRaw, len(last)) >= minWrapWidth && isHandWrapRest(last, c.s) {
 		// An exception's message a person wrapped by hand when
 		// quoting it, its rests indented under it: one line, as
@@ -1971,4 +1971,14 @@ func opensUnclosed(s string) bool {
 		}
 	}
 	return q%2 == 1 || d%2 == 1 || paren > 0
+}
+
+// spacedRest reports whether a rest may follow the pending entry's last
+// line across the blank lines read since: none that count (a
+// double-spaced paste's), or one before the stream has shown enough
+// lines to tell a double-spaced paste (spacedAfter), for the rests whose
+// shape no writer opens a line of its own with.
+func (a *Assembler) spacedRest() bool {
+	p := &a.cur
+	return a.spacing.real(p.blanks) == 0 || p.blanks == 1 && a.spacing.seen <= spacedAfter
 }
