@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 929,
-	detected: 883,
-	cause:    785,
+	detected: 884,
+	cause:    788,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
