@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 929,
-	detected: 884,
-	cause:    788,
+	detected: 885,
+	cause:    791,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
