@@ -175,6 +175,7 @@ type Assembler struct {
 	lines   int64        // non-blank lines pushed, for the learner's evidence window
 	spacing spacing      // whether a paste put a blank line after every line
 	lead    indentLead   // whether a paste indented every line
+	pane    paneBorder   // the borders a terminal pane (k9s) drew around every line
 	width   wrapWidth    // the width a terminal hard-wrapped the stream at
 	pad     rowPad       // the width a terminal padded the stream's rows to
 	padCut  int          // the padding rowPad took off the line read before it knew the width
@@ -445,6 +446,12 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		}
 	}
 	base, start, end := wrapperSpan(text)
+	if end > start && base[end-1] == paneBorderLast {
+		// (Most lines end in another byte and take this one test.)
+		start, end = a.pane.strip(base, start, end)
+	} else {
+		a.pane.width = 0
+	}
 	if n := a.lead.strip(base[start:end]); n > 0 {
 		start += n
 		start += wrapperPrefixesLen(base[start:end])

@@ -87,7 +87,13 @@ func parseEmbeddedException(s string) (typ, msg string, ok bool) {
 		default:
 			continue
 		}
-		if c, ok := closedAt(m, s[i-1]); ok {
+		if n := backtickRun(s[:i]); n > 1 {
+			// A span or fence of n backticks glued to the type
+			// ("```RuntimeError: ... `cublasCreate(handle)````"):
+			// closed by a run of as many, which the single backticks
+			// the message quotes code in are not.
+			m = closedFence(m, n)
+		} else if c, ok := closedAt(m, s[i-1]); ok {
 			m = m[:c]
 		} else if o := s[i-1]; o == '*' || o == '_' {
 			m = strings.TrimRight(m, "*_ \t") // emphasis: its marks alone
@@ -243,4 +249,41 @@ func reprMessage(s string) string {
 		}
 	}
 	return ""
+}
+
+// backtickRun returns the number of backticks s ends with.
+func backtickRun(s string) int {
+	n := 0
+	for n < len(s) && s[len(s)-1-n] == '`' {
+		n++
+	}
+	return n
+}
+
+// closedFence returns m, the message of an exception quoted after a run
+// of n backticks (n > 1), up to the run that closes the quote: the first
+// run of exactly n backticks, as CommonMark closes a code span; else a
+// run of more at the end of the line, whose last n close the quote and
+// whose first ones close a span the message opened ("...calling
+// `cublasCreate(handle)````"). A line the quote does not close keeps its
+// text.
+func closedFence(m string, n int) string {
+	for i := 0; i < len(m); {
+		if m[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(m) && m[j] == '`' {
+			j++
+		}
+		if j-i == n {
+			return m[:i]
+		}
+		if j-i > n && strings.TrimRight(m[j:], " \t.,;") == "" {
+			return m[:j-n]
+		}
+		i = j
+	}
+	return m
 }

@@ -16,6 +16,13 @@ func TestParseEmbeddedException(t *testing.T) {
 		{"full-width colon in quotes", `decode error: "RuntimeError：E19999: Inner Error! "`, "RuntimeError", "E19999: Inner Error!"},
 		{"full-width parentheses", "The model service failed to start（RuntimeError: The bias should be 1D）", "RuntimeError", "The bias should be 1D"},
 		{"CJK text runs into it", "启动时报错RuntimeError: CUDA error: out of memory", "RuntimeError", "CUDA error: out of memory"},
+		// StackGAN-v2#40, vllm#7953: a fence of three backticks glued
+		// to the type, closed by as many, or by four when the message
+		// ends in a span of its own.
+		{"a glued fence, closed by four", "```RuntimeError: CUDA error: CUBLAS_STATUS_INTERNAL_ERROR when calling `cublasCreate(handle)````", "RuntimeError", "CUDA error: CUBLAS_STATUS_INTERNAL_ERROR when calling `cublasCreate(handle)`"},
+		{"a glued fence, closed by three", "Error: ```RuntimeError: Cannot find any model weights with...``` I located the problem to the method", "RuntimeError", "Cannot find any model weights with..."},
+		{"a glued fence after a list item", "  * ```RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedEx(handle, opa, opb, CUBLAS_GEMM_DEFAULT_TENSOR_OP)```", "RuntimeError", "CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedEx(handle, opa, opb, CUBLAS_GEMM_DEFAULT_TENSOR_OP)"},
+		{"a single backtick closes at the first", "see `RuntimeError: boom` and `x`", "RuntimeError", "boom"},
 		{"arrow", "2. Run with --mem-fraction-static 0.84 → RuntimeError: Not enough memory.", "RuntimeError", "Not enough memory."},
 		{"ascii arrow", "step 3 -> torch.OutOfMemoryError: CUDA out of memory.", "torch.OutOfMemoryError", "CUDA out of memory."},
 		{"backticks", "it fails with `KeyError: 'pixel_values'` when the image is missing", "KeyError", "'pixel_values'"},
@@ -82,6 +89,7 @@ func FuzzParseEmbeddedException(f *testing.F) {
 		"error: ValueError: x", `decode error: "RuntimeError：E19999 "`, "failed（RuntimeError: x）",
 		"come with the error: **_OSError: y_**", "Retrying (attempt two) ConnectionError: refused",
 		"INFO: handled ValueError: x", "→ KeyError: 'k'", "",
+		"```RuntimeError: x `f(h)````", "Error: ```RuntimeError: y``` z", "``ValueError: a `b` c``",
 	} {
 		f.Add(s)
 	}

@@ -665,7 +665,7 @@ func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 // reports whether it joined.
 func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	p := &a.cur
-	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg {
+	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg || isC10Line(c.s) {
 		return false
 	}
 	// The line's length as the terminal showed it, a padding taken off
@@ -745,7 +745,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// prefix ("[rank0]: actors) killed due to ..."): joined with it.
 		return a.joinSep(l, c, " ")
 	}
-	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && (isLocationRest(last, c.s) || isCutLocationRest(last, c.s, len(l.Text)+l.Framing)) {
+	if last := a.kept.last(); a.spacedRest() && (isLocationRest(last, c.s) || isCutLocationRest(last, c.s, len(l.Text)+l.Framing)) {
 		// A message wrapped by hand before the source location it
 		// names ("... Assertion error" and "(/x/layout.hpp:57):"): one
 		// line, broken at the space before the parenthesis.
@@ -758,7 +758,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// the status's colon and before the code.
 		return a.joinSep(l, c, " ")
 	}
-	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && a.kept.count() == 1 && p.bareType != "" && !p.hasTB &&
+	if last := a.kept.last(); a.spacedRest() && a.kept.count() == 1 && p.bareType != "" && !p.hasTB &&
 		max(p.lastRaw, len(last)) >= minWrapWidth && isHandWrapRest(last, c.s) {
 		// An exception's message a person wrapped by hand when
 		// quoting it, its rests indented under it: one line, as
@@ -866,6 +866,15 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		if !nested {
 			a.width.confirm(p.lastRaw)
 		}
+	case a.spacing.real(p.blanks) == 0 && shown <= p.lastRaw && (a.kept.count() == 1 && p.bareType != "" && !p.hasTB || p.hasTB && p.st == stException) &&
+		isMessageRest(prev, c):
+		// An exception's message a terminal or a paste broke at a
+		// space, its rest at the first column ("RuntimeError: Failed:
+		// CUDA error /x/deep_ep.cpp:200" and "'peer access is not
+		// supported between these two devices'"), when no cut inside
+		// a token says the break fell elsewhere: one line, joined
+		// with the space the wrap took.
+		return a.joinSep(l, c, " ")
 	default:
 		return false
 	}
@@ -1858,4 +1867,118 @@ func isFoldFitRest(prev, next string, prevRaw, shown, foldWidth int) bool {
 func isLocationColonRest(record, last, next string) bool {
 	return len(next) > 1 && next[0] == ':' && next[1] == ' ' && last != "" && strings.IndexByte(last, ' ') < 0 &&
 		strings.HasSuffix(record, "] "+last) && isSourceLocation(last)
+}
+
+// isC10Line reports whether s opens one of the lines c10 prints under an
+// error's message, each its own ("Exception raised from ... (most recent
+// call first):", "frame #0: c10::Error::Error(...) + 0x96 (...)"): never
+// the rest of the line before it, which a paste may leave without the
+// "Exception raised from" line between ("...was encountered" and "frame
+// #0: ...").
+func isC10Line(s string) bool {
+	if s == "" || s[0] != 'f' && s[0] != 'E' {
+		return false
+	}
+	if t, ok := strings.CutPrefix(s, "frame #"); ok {
+		n := 0
+		for n < len(t) && isDigit(t[n]) {
+			n++
+		}
+		return n > 0 && n < len(t) && t[n] == ':'
+	}
+	return strings.HasPrefix(s, "Exception raised from ")
+}
+
+// isMessageRest reports whether c, a line at the first column, is the rest
+// of prev, an exception line whose message a terminal or a paste broke at
+// a space: prev is an exception line (as printed or quoted) that stops
+// inside its sentence (no full stop, colon, question or exclamation mark,
+// and no validation error's head, whose field lines follow unindented),
+// and the line goes on with words, not a line of its own: two words or
+// more, opening with a lower-case word that is no code (a call, an
+// attribute, an assignment), no program's label ("srun: ...") and no
+// field name, or with a quote or a parenthesis ("'peer access is not
+// supported between these two devices'"); never a log line, a traceback's
+// line, a warning's or an exception line.
+func isMessageRest(prev string, c *classified) bool {
+	s := c.s
+	if prev == "" || s == "" || c.native || isIndented(s) || strings.IndexByte(s, ' ') < 0 || isC10Line(s) {
+		return false
+	}
+	switch prev[len(prev)-1] {
+	case '.', ':', '!', '?', ' ', '\t', ',', ';':
+		return false
+	}
+	switch c := s[0]; {
+	case isLower(c):
+		// A lower-case word opens another writer's prose as well
+		// ("worker 0 exited"): only where prev cannot end, inside a
+		// quote or bracket it opened, or after a word no sentence ends
+		// in.
+		w := s[:firstWordLen(s)]
+		if strings.ContainsAny(w, "(.=[_:/<>") || strings.HasPrefix(s[len(w):], " = ") || strings.HasPrefix(s[len(w):], " += ") {
+			return false
+		}
+		if !opensUnclosed(prev) && !endsInFunctionWord(prev) {
+			return false
+		}
+	case c == '\'' || c == '"' || c == '(':
+	default:
+		return false
+	}
+	if textClass(s) != lcOther || isWarningLine(s) || isTracebackLine(s) || isValidationHead(prev) {
+		return false
+	}
+	if _, _, ok := parseExceptionAnyQuote(s); ok {
+		return false
+	}
+	_, _, ok := parseExceptionAnyQuote(strings.TrimLeft(prev, " \t"))
+	return ok
+}
+
+// functionWords are words no sentence ends in: a message that stops at
+// one was cut.
+var functionWords = map[string]bool{
+	"a": true, "an": true, "the": true, "of": true, "to": true, "in": true, "on": true, "at": true, "for": true,
+	"with": true, "from": true, "by": true, "and": true, "or": true, "is": true, "are": true, "was": true,
+	"were": true, "be": true, "not": true, "than": true, "that": true, "which": true, "when": true,
+	"while": true, "as": true, "into": true, "between": true, "because": true, "but": true,
+}
+
+// endsInFunctionWord reports whether s ends in one of functionWords.
+func endsInFunctionWord(s string) bool {
+	i := strings.LastIndexByte(s, ' ')
+	return i >= 0 && functionWords[s[i+1:]]
+}
+
+// opensUnclosed reports whether s leaves a quote or a parenthesis open at
+// its end: an odd number of single or double quotes (an apostrophe inside
+// a word aside), or more "(" than ")".
+func opensUnclosed(s string) bool {
+	q, d, paren := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\'':
+			if i == 0 || i+1 == len(s) || !(isLetter(s[i-1]) && isLetter(s[i+1])) {
+				q++
+			}
+		case '"':
+			d++
+		case '(':
+			paren++
+		case ')':
+			paren--
+		}
+	}
+	return q%2 == 1 || d%2 == 1 || paren > 0
+}
+
+// spacedRest reports whether a rest may follow the pending entry's last
+// line across the blank lines read since: none that count (a
+// double-spaced paste's), or one before the stream has shown enough
+// lines to tell a double-spaced paste (spacedAfter), for the rests whose
+// shape no writer opens a line of its own with.
+func (a *Assembler) spacedRest() bool {
+	p := &a.cur
+	return a.spacing.real(p.blanks) == 0 || p.blanks == 1 && a.spacing.seen <= spacedAfter
 }

@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 929,
-	detected: 885,
-	cause:    791,
+	detected: 886,
+	cause:    794,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

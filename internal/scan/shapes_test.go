@@ -437,16 +437,6 @@ var knownShapeMisses = map[string]map[string]string{
 	// its width. A break is rejoined when the text around it tells one
 	// (isWrapBreak and the rules beside it) or at a width two breaks
 	// taught (wrapWidth); these stay cut, each for the reason it gives.
-	// dev-9, right as posted since a hand wrap before a parenthesised
-	// source location is rejoined.
-	"879-deepgemm-mxfp4-capture-assertion-sm100-only-hand-wrapped.log": {
-		"double-spaced": "three lines are too few to tell a double-spaced paste, so the blank line after 'Assertion error' ends the line and the source location is not rejoined to it",
-	},
-	// dev-14, right as posted since a message wrapped by hand is
-	// rejoined (isHandWrapRest).
-	"1271-sglang-deepep-v2-arch-not-validated-wrapped.log": {
-		"double-spaced": "four lines are too few to tell a double-spaced paste, so the blank line after the ValueError ends its message and the launch flag on its last rest is not rejoined",
-	},
 	// heldout-19 (development since heldout-20): measured blind, not tuned to.
 	"1315-ray-raylet-oom-wrapped-terminal-width-wmpo.log": {
 		"hard-wrap-120": "the 188-column raylet row cut again at 120 columns ends its first piece in a space ('...killed due ') and its 68-column rest in the space the wider wrap left ('...due to other reasons at '): before any break teaches the width, that reads as a writer that ends every line in a space (NVSHMEM's), so '2 Workers (tasks / actors) killed due to memory pressure (OOM)' stays split, and no alert",
