@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 929,
 	detected: 885,
-	cause:    788,
+	cause:    795,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
