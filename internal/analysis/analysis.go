@@ -346,10 +346,11 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 				// only where it says the container died or restarts
 				// ("Exit Code: 137", "Reason: CrashLoopBackOff"); the
 				// kubelet's reason in that state says why
-				// (kubestate.go): it leads, the record its context.
+				// (kubestate.go): it leads at the record's severity,
+				// the record its context.
 				d.Context = s.framing()
 				d.Alternatives, d.Others = nil, s.unframed()
-				a.unclassified(d, e, SignalLevel, patterns.SeverityError, false, nil)
+				a.unclassified(d, e, SignalLevel, cause.Record.Severity, false, nil)
 				d.Headline = l
 				return true
 			}
