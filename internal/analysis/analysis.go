@@ -340,6 +340,21 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			a.unclassified(d, e, SignalException, patterns.SeverityError, false, root)
 			return true
 		}
+		if e.Level == "" {
+			if l := kubeStateReasonFor(e, matchedHeadline(e, cause)); l != "" {
+				// The record read kubectl describe's container state
+				// only where it says the container died or restarts
+				// ("Exit Code: 137", "Reason: CrashLoopBackOff"); the
+				// kubelet's reason in that state says why
+				// (kubestate.go): it leads at the record's severity,
+				// the record its context.
+				d.Context = s.framing()
+				d.Alternatives, d.Others = nil, s.unframed()
+				a.unclassified(d, e, SignalLevel, cause.Record.Severity, false, nil)
+				d.Headline = l
+				return true
+			}
+		}
 	}
 	if cause.Record.Severity == patterns.SeverityInfo && sig != SignalException {
 		// An info record annotates a routine line, even one a library
@@ -572,9 +587,14 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 				// kubectl's view of a failed workload is how the
 				// failure looked from outside: the container's own
 				// lines, or a record's reading of the same report,
-				// say more. Alone it is still alerted.
+				// say more. Alone it is still alerted. The kubelet's
+				// reason why a container died or cannot start
+				// ("Reason: OOMKilled", kubestate.go) is the cause the
+				// crash loop and the exit code before it follow.
 				d.Headline = l
-				d.Role = patterns.RoleConsequence
+				if !kubeStateCause(l) {
+					d.Role = patterns.RoleConsequence
+				}
 			}
 		}
 		if sig == SignalLevel && e.Level == "" {

@@ -142,3 +142,86 @@ func kubeFailureIn(e *entry.Entry) string {
 	}
 	return ""
 }
+
+// A container's state in kubectl describe says that it died ("Exit Code:
+// 137") or that the kubelet restarts it ("Reason: CrashLoopBackOff"),
+// and, on the reason line of the terminated state, why when the kubelet
+// knows: it exceeded its memory limit (OOMKilled), its image could not be
+// pulled, its configuration could not be made. "Reason: Error" and
+// "Completed" say only that the process exited. A crash loop's waiting
+// state is followed by the last terminated state that put it there.
+
+// kubeStateCause reports whether line is describe's reason line of a
+// container's state that says why the container died or cannot start
+// (see above): "Reason:" and one such word, an init container's with
+// "Init:" first.
+func kubeStateCause(line string) bool {
+	r, ok := strings.CutPrefix(strings.TrimSpace(line), "Reason:")
+	if !ok {
+		return false
+	}
+	switch strings.TrimPrefix(strings.TrimSpace(r), "Init:") {
+	case "OOMKilled", "ImagePullBackOff", "ErrImagePull", "InvalidImageName",
+		"CreateContainerConfigError", "CreateContainerError", "RunContainerError", "ContainerCannotRun":
+		return true
+	}
+	return false
+}
+
+// stateHeading reports whether t, a trimmed line, opens a container's
+// state in describe ("State:  Waiting", "Last State:  Terminated").
+func stateHeading(t string) bool {
+	return strings.HasPrefix(t, "State:") || strings.HasPrefix(t, "Last State:")
+}
+
+// kubeStateReasonFor returns the reason line of describe's container
+// state that says why the container of the line matched died or is
+// restarted (see above), trimmed: for its "Exit Code:", the reason of the
+// same state; for its crash loop's "Reason: CrashLoopBackOff", the reason
+// of the last state after it. "" when matched is neither, or that reason
+// only says the process exited.
+func kubeStateReasonFor(e *entry.Entry, matched string) string {
+	m := strings.TrimSpace(matched)
+	exit := false
+	if r, ok := strings.CutPrefix(m, "Exit Code:"); ok {
+		r = strings.TrimSpace(r)
+		exit = r != "" && strings.Trim(r, "0123456789") == ""
+	} else if r, ok := strings.CutPrefix(m, "Reason:"); !ok || strings.TrimPrefix(strings.TrimSpace(r), "Init:") != "CrashLoopBackOff" {
+		return ""
+	}
+	var lines [maxKubeLines]string
+	n, at := 0, -1
+	for text := e.Text; text != "" && n < len(lines); n++ {
+		var l string
+		l, text, _ = strings.Cut(text, "\n")
+		lines[n] = strings.TrimSpace(l)
+		if at < 0 && lines[n] == m {
+			at = n
+		}
+	}
+	if at < 0 {
+		return ""
+	}
+	if exit {
+		for i := at - 1; i >= 0 && !stateHeading(lines[i]); i-- {
+			if strings.HasPrefix(lines[i], "Reason:") {
+				return condIf(kubeStateCause(lines[i]), lines[i])
+			}
+		}
+		return ""
+	}
+	// The waiting state's next line opens the last state, whose reason
+	// follows it.
+	if at+2 >= n || !strings.HasPrefix(lines[at+1], "Last State:") {
+		return ""
+	}
+	return condIf(kubeStateCause(lines[at+2]), lines[at+2])
+}
+
+// condIf returns s when ok, else "".
+func condIf(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return ""
+}
