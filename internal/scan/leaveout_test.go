@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 929,
-	detected: 883,
-	cause:    785,
+	excerpts: 936,
+	detected: 889,
+	cause:    791,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
