@@ -382,6 +382,12 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	d.Signal = SignalRecord
 	d.Key = cause.Record.ID
 	d.Headline = matchedHeadline(e, cause)
+	if w := NCCLLastError(FirstLine(cause.Line), e.Text); w != "" && !strings.Contains(d.Headline, w) {
+		// torch's report of NCCL's result, led by its record because
+		// none reads the warning NCCL explained it with: the headline
+		// says that warning, which names what failed.
+		d.Headline += "; Last error: " + w
+	}
 	d.Exception, d.RootCause = exceptionFor(e.Traceback, cause.Record.ErrorClass)
 	if leadExc != nil {
 		d.Exception, d.RootCause = leadExc, nil

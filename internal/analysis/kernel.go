@@ -195,15 +195,60 @@ func oomKill(body string) bool {
 // reports.
 func nvrmFailure(r, msg string) (report, lead bool) {
 	if strings.HasPrefix(r, "Xid ") {
-		return true, true
+		return true, !xidFollowUp(r)
 	}
 	w := msg[:min(len(msg), 600)]
+	if nvrmBusFallen(r) {
+		// Newer drivers print the Xid 79 line first, then this one.
+		return true, false
+	}
 	for _, k := range [...]string{"fallen off the bus", "RmInitAdapter failed", "API mismatch", "failed to initialize"} {
 		if strings.Contains(w, k) {
 			return true, true
 		}
 	}
 	return strings.Contains(w, "probe routine failed"), false
+}
+
+// xidFollowUpCodes are the Xid codes NVIDIA's Xid catalog gives for what
+// the driver does after another error of the GPU: 43 (the GPU stopped
+// processing, after a fault in the channel: 13, 31), 45 (preemptive
+// cleanup, due to previous errors), 63 and 64 (a row remapping or page
+// retirement recorded or failed, after an ECC error: 48, 94, 95), 154
+// (the recovery action the GPU needs). Printed after the Xid that
+// states the failure, they are its detail; alone they are still
+// reports.
+var xidFollowUpCodes = [...]string{"43", "45", "63", "64", "154"}
+
+// xidFollowUp reports whether r, an NVRM line after "NVRM: " that opens
+// with "Xid ", carries one of xidFollowUpCodes: "Xid (PCI:0000:3b:00):
+// 43, pid=4242, name=python3, Ch 00000008".
+func xidFollowUp(r string) bool {
+	_, after, ok := strings.Cut(r[:min(len(r), 64)], "): ")
+	if !ok {
+		return false
+	}
+	code, _, ok := strings.Cut(after, ",")
+	if !ok {
+		return false
+	}
+	for _, c := range xidFollowUpCodes {
+		if code == c {
+			return true
+		}
+	}
+	return false
+}
+
+// nvrmBusFallen reports whether r, an NVRM line after "NVRM: ", is newer
+// drivers' second line of a GPU fallen off the bus, "GPU 0000:01:00.0:
+// GPU has fallen off the bus.", which follows the Xid 79 line. Older
+// drivers' only line, "GPU at PCI:0000:01:00: GPU has fallen off the
+// bus.", states the failure itself.
+func nvrmBusFallen(r string) bool {
+	bus, rest, ok := strings.Cut(strings.TrimPrefix(r, "GPU "), ": ")
+	return ok && len(r) > 4 && r[:4] == "GPU " && len(bus) <= 16 && strings.Count(bus, ":") == 2 && !strings.Contains(bus, " ") &&
+		strings.HasPrefix(rest, "GPU has fallen off the bus")
 }
 
 // drmErrorMarker reports whether body carries the DRM core's error

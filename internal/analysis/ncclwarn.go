@@ -32,9 +32,10 @@ import (
 // line's start or after the device ("[0]"), a source location or the
 // "host:pid:tid"; or the header without "NCCL" that the first releases
 // print and a stripped line keeps, a source location next to "WARN".
-// Prose that names NCCL's warnings ("with NCCL_DEBUG=WARN the following
-// NCCL WARN lines") is none: only a header's own word stands before
-// "WARN".
+// The releases before 2.4 print no "NCCL" in it: a source location after
+// the device ("host:pid:tid [0] include/socket.h:360 WARN ..."). Prose
+// that names NCCL's warnings ("with NCCL_DEBUG=WARN the following NCCL
+// WARN lines") is none: only a header's own word stands before "WARN".
 func ncclWarnMessage(l string) (string, bool) {
 	i := strings.Index(l, "WARN ")
 	if i < 0 {
@@ -55,8 +56,14 @@ func ncclWarnMessage(l string) (string, bool) {
 		loc, rest, ok := strings.Cut(msg, " ")
 		return rest, ok && ncclSourceLocation(loc)
 	}
-	if strings.IndexByte(before, ' ') >= 0 {
-		return "", false
+	if sp := strings.LastIndexByte(before, ' '); sp >= 0 {
+		// "host:pid:tid [0] include/socket.h:360 WARN <message>": the
+		// header of the releases before 2.4, without the word NCCL
+		// (its source location right after the device or the
+		// host:pid:tid).
+		prev := strings.TrimRight(before[:sp], " ")
+		prev = prev[strings.LastIndexByte(prev, ' ')+1:]
+		return msg, ncclSourceLocation(before[sp+1:]) && (deviceTag(prev) || processTriple(prev))
 	}
 	// "file.h:344 WARN <message>": a stripped header.
 	return msg, ncclSourceLocation(before)

@@ -27,6 +27,9 @@ func TestNCCLWarnFailure(t *testing.T) {
 		"box:12:13 [0] proxy.cc:1120 NCCL WARN [Proxy Service 3] Failed to execute operation Connect from rank 3, retcode 3":                                                             true,
 		"box:12:13 [0] misc/socket.cc:540 NCCL WARN socketPollConnect: connect returned Connection timed out, exceeded error retry count (35)":                                           true,
 		"e54db9740f9d:228664:229081 [1] enqueue.cc:42 NCCL WARN Cuda failure 'named symbol not found'":                                                                                   true,
+		// The releases before 2.4 print no NCCL in the header.
+		"gpu-bql-144-103:18553:18611 [0] include/socket.h:360 WARN Call to connect failed : Connection timed out": true,
+		"*server name* [0] include/socket.h:185 WARN Call to connect failed : Connection refused":                 true,
 		// aws-ofi-nccl prints its function where NCCL prints a file.
 		"[2025-10-16 22:16:08] ip-172-31-3-90:1929:1937 [0] nccl_net_ofi_rdma_init:7978 NCCL WARN NET/OFI OFI fi_getinfo() call failed: No data available":                                                                                         true,
 		"ofi_process_cq:196 NCCL WARN NET/OFI Request completed with error. RC: 107.":                                                                                                                                                              true,
@@ -42,6 +45,9 @@ func TestNCCLWarnFailure(t *testing.T) {
 		"algo-1:46:58 [0] configure_nvls_option:287 NCCL WARN NET/OFI Could not find ncclGetVersion symbol":                                       false,
 		"[2026-01-01 12:00:00] algo-1:46:58 [0] configure_nvls_option:287 NCCL WARN NET/OFI Could not find ncclGetVersion symbol":                 false,
 		"see nccl_net_ofi_rdma_init:7978 for NCCL WARN lines that failed":                                                                         false,
+		"2024-Sep-23 00:09:01.0830 1:26 [1] include/socket.h:270 CCOM WARN Skipping IPv6 loopback adddress failed":                                false,
+		"the build of include/socket.h:360 WARN failed":                                                                                           false,
+		"gpu-bql-144-103:18553:18553 [0] INFO NET/IB : Using interface enp3s0 for sideband communication":                                         false,
 		"[0] Section:12 NCCL WARN lines failed":                                                                                                   false,
 		"when I call ncclCommInitRank with NCCL_DEBUG=WARN the following warnings are listed":                                                     false,
 		"we see NCCL WARN lines failed on every rank":                                                                                             false,

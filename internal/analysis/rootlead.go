@@ -183,6 +183,39 @@ func AwaitsNCCLDetail(line, text string) bool {
 	return strings.TrimSpace(detail) == ""
 }
 
+// maxNCCLDetail bounds the warning NCCLLastError returns.
+const maxNCCLDetail = 240
+
+// NCCLLastError is the warning NCCL explained torch's report of its result
+// with, when line, the line a record reads in the entry text, is that
+// report and text carries the warning after it: the words after "Last
+// error:", on its line or the next ("Error while creating shared memory
+// segment /dev/shm/nccl-vzIpS6 (size 9637888)", "socketStartConnect:
+// Connect to 10.0.0.4<52822> failed : No route to host"), at most
+// maxNCCLDetail bytes; "" when there is none (AwaitsNCCLDetail).
+func NCCLLastError(line, text string) string {
+	if !strings.Contains(line, torchNCCLMarker) || !strings.Contains(line, ncclDetailMarker) {
+		return ""
+	}
+	at := strings.Index(text, line)
+	if at < 0 {
+		return ""
+	}
+	after := text[at+len(line):]
+	j := strings.Index(after[:min(len(after), 4096)], lastErrorMarker)
+	if j < 0 {
+		return ""
+	}
+	rest := strings.TrimLeft(after[j+len(lastErrorMarker):], " \t")
+	rest = strings.TrimPrefix(rest, "\n")
+	detail, _, _ := strings.Cut(rest, "\n")
+	detail = strings.TrimSpace(detail)
+	if len(detail) > maxNCCLDetail {
+		detail = detail[:maxNCCLDetail]
+	}
+	return detail
+}
+
 // A wrapper record reads the words by which a writer announces a failure
 // of its own component ("Failed to initialize executor on rank 6:",
 // "watchdog thread terminated with exception:", "CUDA Error: ... at

@@ -38,6 +38,9 @@ import (
 //     component's abnormal death (deathReport): error;
 //   - a line with no level that says a request failed with the HTTP
 //     error status it got (httpStatusFailure): error;
+//   - Ray's C++ line behind the driver's process prefix at its error
+//     level (error) or its fatal ones (critical) (raylog.go); CANN's
+//     coded error line (cannline.go): error;
 //   - a line with no level and no logger's header that shows a CUDA
 //     call's failed status (cudastatus.go) or a native library's named
 //     function that failed (funcfailed.go): error.
@@ -113,6 +116,17 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 		// the entry package does not read (ncclwarn.go): its own
 		// level, as a parsed one.
 		return SignalNative, patterns.SeverityWarning, false
+	}
+	if e.Level == "" && !loggerHeader(e.Format) {
+		if sev := rayRelayedCoreSeverity(FirstLine(e.Message)); sev != "" {
+			// Ray's C++ line at its error or fatal level behind
+			// the driver's process prefix (raylog.go).
+			return SignalLevel, sev, false
+		}
+		if cannCodedError(FirstLine(e.Message)) {
+			// CANN's coded error line (cannline.go).
+			return SignalLevel, patterns.SeverityError, false
+		}
 	}
 	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) ||
 		!loggerHeader(e.Format) && (libraryErrorLine(FirstLine(e.Message)) || taggedFailureLine(FirstLine(e.Message)))) {
@@ -339,9 +353,11 @@ var failureFirstByte = func() (b [256]bool) {
 // exception quoted or an abnormal death (one 'x' for both:
 // levelLessDeathReport), a kill or an exit (killreport.go), a request's
 // HTTP error status (httpclient.go). Only without sglang's own logger's
-// header, whose lines are the engine's Python logging: the rest
-// (networkOrJobFailure, quotedfailure.go, nativeReport, callFailure, a
-// library's own error line, kubectl's report).
+// header, whose lines are the engine's Python logging: the rest (Ray's C++
+// line behind the driver's prefix: raylog.go; CANN's coded error behind a
+// process's prefix: cannline.go; networkOrJobFailure,
+// quotedfailure.go, nativeReport, callFailure, a library's own error line,
+// kubectl's report).
 func levelLessFailure(e *entry.Entry, m string) bool {
 	l := FirstLine(m)
 	header := loggerHeader(e.Format)
@@ -352,8 +368,8 @@ func levelLessFailure(e *entry.Entry, m string) bool {
 	case header:
 		return false
 	}
-	return networkOrJobFailure(l) || quotedFailureCandidate(l) || nativeReport(e, l, m) || callFailure(l, e.Text) ||
-		libraryError(l) || kubeFailureIn(e) != ""
+	return rayRelayedCoreSeverity(l) != "" || l[0] == '(' && cannCodedError(l) || networkOrJobFailure(l) || quotedFailureCandidate(l) || nativeReport(e, l, m) ||
+		callFailure(l, e.Text) || libraryError(l) || kubeFailureIn(e) != ""
 }
 
 // networkOrJobFailure reports whether l may be a network failure (Go's

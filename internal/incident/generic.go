@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/logmatch/logmatch/internal/analysis"
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/patterns"
 	"github.com/logmatch/logmatch/sinks"
@@ -471,7 +472,9 @@ func (g *Grouper) claimGenerics(cause *group) {
 	folded := false
 	for _, id := range ids {
 		gen := g.groups[id]
-		if g.causeOfGeneric(gen, id) != cause {
+		if g.causeOfGeneric(gen, id) != cause || gen.Generic && deathRecord(&cause.Alert.Record) && diedAfter(gen, cause) && saysInWords(lineOf(gen)) {
+			// An error line before a process's death leads it when
+			// its settle time is over (foldGenericsOf).
 			continue
 		}
 		cause.absorbGeneric(gen, &g.stats)
@@ -510,6 +513,13 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 			continue
 		}
 		cause := g.findClassified(burstOf(gen), id)
+		if cause != nil && gen.Generic && deathRecord(&cause.Alert.Record) && diedAfter(gen, cause) && saysInWords(lineOf(gen)) {
+			// A record that reads only the process's death (the
+			// shell's segfault report) after the error line that says
+			// what failed: that line leads, as over an unread death.
+			g.leadKill(gen, id, cause)
+			continue
+		}
 		if cause == nil && gen.Generic {
 			cause = g.findFailure(burstOf(gen), id)
 			if cause != nil && (killedFor(gen, cause) || diedAfter(gen, cause) || namedBefore(gen, cause)) {
@@ -686,9 +696,69 @@ func signalReportOnly(line string) bool {
 // keeps the death's lead; so does a kill from outside ("Killed",
 // "Terminated"), which an error line of the process does not explain.
 func diedAfter(gen, c *group) bool {
-	return gen.Alert.Record.ID == "" && c.Alert.Record.ID == "" && c.Settling && c.Sent == 0 && c.Source != "" && c.Source == gen.Source &&
+	return gen.Alert.Record.ID == "" && (c.Alert.Record.ID == "" && c.Settling || deathRecord(&c.Alert.Record)) && c.Sent == 0 && c.Source != "" && c.Source == gen.Source &&
 		gen.End <= c.Off && c.Off-gen.End <= borrowedGap && canBeRoot(gen) && !vagueLine(gen) && !gen.vagueHeadline() &&
 		!analysis.AccessLine(lineOf(gen)) && deathShape(c.NativeKind) && !signalReportOnly(lineOf(c))
+}
+
+// deathRecord reports whether r is a record that reads only a process's
+// death by its own signal (the shell's "Segmentation fault (core
+// dumped)", faulthandler's "Fatal Python error: Aborted"): a crash tagged
+// for a segfault or an abort, which says how the process ended, not what
+// failed. A record of what was thrown, of the native extension that
+// crashed or of the kernel's report says more, and keeps its lead.
+func deathRecord(r *sinks.Record) bool {
+	if r.ID == "" {
+		return false
+	}
+	crash, death := false, false
+	for _, t := range r.Tags {
+		switch t {
+		case "crash":
+			crash = true
+		case "segfault", "abort", "faulthandler":
+			death = true
+		case "kernel", "glibc", "python", "distributed", "host":
+			return false
+		}
+	}
+	return crash && death
+}
+
+// minWords is how many distinct words saysInWords wants.
+const minWords = 3
+
+// saysInWords reports whether line says something in words: at least
+// minWords distinct runs of three letters or more, "unknown" and a link's
+// scheme not counted. A frame of a crash's own dump that a logger prints
+// as an error line ("logging.cc:440: PC: @ 0x5266a0  (unknown)
+// (unknown)", before faulthandler's "Fatal Python error: Segmentation
+// fault"), its source file made a link or not, says where, not what
+// failed.
+func saysInWords(line string) bool {
+	line = line[:min(len(line), maxPeerScan)]
+	var seen [minWords]string
+	n := 0
+	for i := 0; i < len(line); {
+		if !ascii.Letter(line[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && ascii.Letter(line[j]) {
+			j++
+		}
+		w := line[i:j]
+		i = j
+		if len(w) < 3 || w == "unknown" || w == "http" || w == "https" || slices.Contains(seen[:n], w) {
+			continue
+		}
+		seen[n] = w
+		if n++; n >= minWords {
+			return true
+		}
+	}
+	return false
 }
 
 // namedBefore reports whether the failure c, which the exception line gen

@@ -577,7 +577,7 @@ func writerOf(e *entry.Entry) string {
 	first, _, _ := strings.Cut(e.Raw, "\n")
 	first = strings.TrimRight(first, " \t\r")
 	msg := strings.TrimRight(analysis.FirstLine(e.Message), " \t\r")
-	if msg == "" || len(first) <= len(msg) || !strings.HasSuffix(first, msg) {
+	if msg == "" || len(first) < len(msg) || !strings.HasSuffix(first, msg) {
 		return ""
 	}
 	header := first[:len(first)-len(msg)]
@@ -585,7 +585,15 @@ func writerOf(e *entry.Entry) string {
 		return ""
 	}
 	if !namesWriter(header) {
-		return ""
+		// A component's tag in brackets at the head of the message
+		// ("[11/10/2023-06:30:40] [TRT] [E] 2: [globWriter.cpp::...]
+		// Error Code 2: ...", TensorRT's logger, whose line no header
+		// was read from) names the writer the header does not.
+		tags := leadingTags(msg)
+		if tags == "" || tags == msg || !namesWriter(tags) {
+			return ""
+		}
+		header += tags
 	}
 	var b strings.Builder
 	blank := false
@@ -606,6 +614,24 @@ func writerOf(e *entry.Entry) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// maxTag bounds one bracketed tag leadingTags reads.
+const maxTag = 32
+
+// leadingTags is the run of bracketed tags that msg opens with ("[TRT]
+// [E] "), each at most maxTag bytes with no blank or bracket inside and
+// followed by one blank; "" when msg opens with none.
+func leadingTags(msg string) string {
+	n := 0
+	for n < len(msg) && msg[n] == '[' {
+		end := strings.IndexByte(msg[n:], ']')
+		if end < 2 || end > maxTag || strings.ContainsAny(msg[n+1:n+end], " \t[") || n+end+1 >= len(msg) || msg[n+end+1] != ' ' {
+			break
+		}
+		n += end + 2
+	}
+	return msg[:n]
 }
 
 // namesWriter reports whether a line's header names who wrote it: a word

@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 936,
-	detected: 889,
-	cause:    791,
+	detected: 891,
+	cause:    797,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
