@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 929,
-	detected: 886,
-	cause:    794,
+	excerpts: 936,
+	detected: 891,
+	cause:    797,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

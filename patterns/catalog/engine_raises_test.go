@@ -377,6 +377,16 @@ var lmdeployChecks = []engineComponent{
 // vllmRaises lists vLLM's families beyond the first round: LoRA adapters
 // loaded at run time, multimodal budgets, and the compile path.
 var vllmRaises = []engineComponent{
+	{name: "host memory", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "the OS refused an allocation", want: "host-cannot-allocate-memory", lines: []string{
+			"OSError: [Errno 12] Cannot allocate memory",
+		}},
+	}},
+	{name: "GPU kernels", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "a kernel that crashed on the GPU", want: "cuda-unspecified-launch-failure", lines: []string{
+			"RuntimeError: CUDA error: unspecified launch failure",
+		}},
+	}},
 	{name: "model resolution", shapes: vllmAPIShapes, families: []raiseFamily{
 		{family: "the model's implementation did not import", want: "vllm-model-inspection-failed", lines: []string{
 			"ValueError: Model architectures ['Qwen2ForCausalLM'] failed to be inspected. Please check the logs for more details.",
