@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 936,
-	detected: 891,
-	cause:    797,
+	detected: 892,
+	cause:    804,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
