@@ -1102,20 +1102,35 @@ var examples = map[string]example{
 			rawTB("huggingface_hub.errors.GatedRepoError: 403 Client Error. (Request ID: Root=1-6a)\n\nCannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/resolve/main/config.json.\nAccess to model meta-llama/Llama-3.1-8B-Instruct is restricted and you are not in the authorized list."),
 			"Cannot access gated repo for url https://huggingface.co/google/gemma-3-27b-it/resolve/main/config.json.",
 			rawTB("OSError: You are trying to access a gated repo.\nMake sure to have access to it at https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct."),
+			"huggingface_hub.utils._errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-661471eb-38c6ceb05c22031f04f730f7;54f54e0f-18d7-4cbf-a882-a291b1abd4b4)\n\nCannot access gated repo for url https://huggingface.co/meta-llama/Llama-2-7b/resolve/main/config.json.\nRepo model meta-llama/Llama-2-7b is gated. You must be authenticated to access it.",
+			"GatedRepoError: 401 Client Error. (Request ID: Root=1-66389f5d-0f09a9387397c642253a3cab;07f44087-7a0e-4f26-a444-29193404cbc8)",
+			"Your request to access model meta-llama/Llama-2-7b-hf is awaiting a review from the repo authors.",
+			"GatedRepoError: 403 Client Error... Your request to access model meta-llama/Meta-Llama-3-8B-Instruct is awaiting a review from the repo authors.",
+			"Repo model meta-llama/Llama-2-7b-hf is gated. You must be authenticated to access it.",
 		},
 		miss: []string{"Cannot access repository for url https://huggingface.co/x"},
 	},
 	"hf-unauthorized-401": {
 		match: []string{
 			"requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://huggingface.co/api/models/org/private-model/revision/main",
-			rawTB("huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-6a)"),
+			rawTB("huggingface_hub.errors.HfHubHTTPError: 401 Client Error. (Request ID: Root=1-6a)\n\nInvalid credentials in Authorization header"),
 		},
-		miss: []string{"401 Client Error: Unauthorized for url: https://api.example.com/v1"},
+		miss: []string{
+			"401 Client Error: Unauthorized for url: https://api.example.com/v1",
+			// A gated or missing repository answers 401 without a token
+			// too; the hub's class and next lines name which.
+			"GatedRepoError: 401 Client Error. (Request ID: Root=1-66389f5d-0f09a9387397c642253a3cab;07f44087-7a0e-4f26-a444-29193404cbc8)",
+			"huggingface_hub.utils._errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-67ff8411-0b02c71d2dabd17f4c82e40d;760e6e3c-72d4-4e1b-a52c-57badd559390)",
+			"OSError: You are trying to access a gated repo.\nMake sure to have access to it at https://huggingface.co/mistralai/Mistral-7B-Instruct-v0.2.\n401 Client Error. (Request ID: Root=1-66867938-63a777574abdc5a517fda5e0;15ff67d1-750c-4a78-854c-a4ab08dbe598)",
+			"[rank0]: OSError: You are trying to access a gated repo.\n[rank0]: Make sure to have access to it at https://huggingface.co/google/gemma-2-2b.\n[rank0]: 401 Client Error. (Request ID: Root=1-67aa5bab-239995ed29ecb63445d20f7d;d24cb15b-71c4-4317-9f21-0ce801e833cd)",
+		},
 	},
 	"hf-repository-not-found": {
 		match: []string{
 			"Repository Not Found for url: https://huggingface.co/api/models/Qwen/Qwen9-7B/revision/main.",
 			rawTB("huggingface_hub.errors.RepositoryNotFoundError: 404 Client Error. (Request ID: Root=1-6a)\n\nRepository Not Found for url: https://huggingface.co/api/models/x/y/revision/main."),
+			rawTB("huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-6a)"),
+			"huggingface_hub.utils._errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-67ff8411-0b02c71d2dabd17f4c82e40d;760e6e3c-72d4-4e1b-a52c-57badd559390)\n\nRepository Not Found for url: https://huggingface.co/vicuna-13b-v1.3/resolve/main/tokenizer.model.",
 		},
 		miss: []string{"Repository Not Found for url: https://gitlab.example.com/x"},
 	},

@@ -377,6 +377,24 @@ var lmdeployChecks = []engineComponent{
 // vllmRaises lists vLLM's families beyond the first round: LoRA adapters
 // loaded at run time, multimodal budgets, and the compile path.
 var vllmRaises = []engineComponent{
+	// vLLM's MooncakeConnector runs the same transfer engine as sglang's
+	// PD path: its native lines must get Mooncake's own device settings,
+	// not sglang's --disaggregation-ib-device.
+	{name: "Mooncake KV transfer", shapes: vllmCoreShapes, families: []raiseFamily{
+		{family: "a slice the RDMA path could not move", want: "mooncake-transfer-slice-failed", bare: true, lines: []string{
+			"(EngineCore_DP0 pid=2207) E1213 02:57:10.528410  5811 worker_pool.cpp:274] Worker: Process failed for slice (opcode: 0, source_addr: 0x7efdf3ffd010, length: 404, dest_addr: 140532604981264, local_nic: mlx5_1, peer_nic: 10.0.0.2:8149@mlx5_0, dest_rkey: 2105088, retry_cnt: 0): transport retry counter exceeded",
+			"E0603 20:16:59.104586 27322 worker_pool.cpp:271] Worker: Process failed for slice (opcode: 1, source_addr: 0x7f20fe0f1680, length: 65536, dest_addr: 0x7f3d820f3a80, local_nic: mlx5_7, peer_nic: 10.93.81.13:15729@mlx5_0, dest_rkey: 2116517, retry_cnt: 0): transport retry counter exceeded",
+		}},
+		{family: "a NIC marked inactive", want: "mooncake-rnic-marked-inactive", bare: true, lines: []string{
+			"W0724 03:14:20.702893 104002 worker_pool.cpp:303] Too many errors found in local RNIC 10.0.2.69:15858@mlx5_bond_2, mark it inactive",
+		}},
+		{family: "a NIC that does not open", want: "mooncake-rdma-device-open-failed", bare: true, lines: []string{
+			"(EngineCore_DP0 pid=2207) E0115 05:20:19.945159   309 rdma_context.cpp:81] Failed to open device mlx5_8 on port  with GID 0",
+		}},
+		{family: "the handshake's queue pair", want: "mooncake-handshake-modify-qp-failed", bare: true, lines: []string{
+			"E0305 10:02:11.123456  4711 rdma_endpoint.cpp:330] [Handshake] Failed to modify QP to RTS: Connection timed out [110]",
+		}},
+	}},
 	{name: "host memory", shapes: vllmCoreShapes, families: []raiseFamily{
 		{family: "the OS refused an allocation", want: "host-cannot-allocate-memory", lines: []string{
 			"OSError: [Errno 12] Cannot allocate memory",

@@ -29,7 +29,7 @@ var engineFiles = map[string][]string{
 // an engine record's advice must name the engine's own options.
 var sglangOnlyAdvice = []string{
 	"sglang", "sgl-kernel", "--mem-fraction-static", "--cuda-graph-max-bs", "--chunked-prefill-size",
-	"--disable-cuda-graph", "--cuda-graph-backend", "--hicache", "--max-running-requests", "--tp-size", "--sampling-backend", "SGLANG_",
+	"--disable-cuda-graph", "--cuda-graph-backend", "--hicache", "--disaggregation-ib-device", "--max-running-requests", "--tp-size", "--sampling-backend", "SGLANG_",
 }
 
 // TestEngineCatalogRecords checks every record of the engine files: the

@@ -486,7 +486,7 @@ var vllmComponents = []engineComponent{
 		{family: "a model repository that is not there", want: "hf-repository-not-found", lines: []string{
 			"huggingface_hub.errors.RepositoryNotFoundError: 404 Client Error. (Request ID: Root=1-abc)\n\nRepository Not Found for url: https://huggingface.co/api/models/Qwen/Qwen9-8B/revision/main.",
 		}},
-		{family: "a gated model without a token", want: "hf-unauthorized-401", lines: []string{
+		{family: "a gated model without a token", want: "hf-gated-repo", lines: []string{
 			"huggingface_hub.errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-abc)\n\nCannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/resolve/main/config.json.\nAccess to model meta-llama/Llama-3.1-8B-Instruct is restricted. You must have access to it and be authenticated to access it. Please log in.",
 		}},
 		{family: "remote code not trusted", want: "trust-remote-code-required", lines: []string{
