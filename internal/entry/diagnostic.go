@@ -59,7 +59,7 @@ func parseDiagnosticLine(s string) (string, bool) {
 			return LevelError, true
 		}
 	}
-	if kindedError(r) {
+	if kindedError(r) || r[0] != ' ' && ggufReaderFailure(s[:i], r) {
 		return LevelError, true
 	}
 	return "", false
