@@ -46,3 +46,23 @@ func FuzzLlamaLogLevel(f *testing.F) {
 		}
 	})
 }
+
+// TestGGUFReaderLine reads ggml's GGUF reader's error lines as failures
+// alone, behind a journal's prefix (Ollama's runner under systemd) and
+// behind llama-server's router prefix, and leaves silent the loader's
+// routine lines and the reader's deprecation notice.
+func TestGGUFReaderLine(t *testing.T) {
+	for text, want := range map[string]bool{
+		"gguf_init_from_file: invalid magic number 67676a74":                                                                                         true,
+		"Mar 01 10:00:00 host ollama[1234]: gguf_init_from_file_impl: tensor 'blk.0.ffn_down_exps.weight' has invalid ggml type 39 (NONE)":           true,
+		"[37747] gguf_init_from_file: failed to open GGUF file '/models/gemma-3-12b-it-qat-q4_0.gguf'":                                               true,
+		"llama_model_loader: loaded meta data with 34 key-value pairs and 389 tensors from /root/.ollama/models/blobs/sha256-8c62 (version GGUF V3)": false,
+		"llama_model_loader: - type  f32:   65 tensors":                                                                                              false,
+		"gguf_init_from_file: GGUFv1 is deprecated. please update if possible.":                                                                      false,
+	} {
+		s, _ := signalledOne(t, text)
+		if got := s != ""; got != want {
+			t.Errorf("%q: signal %q, want %v", text, s, want)
+		}
+	}
+}

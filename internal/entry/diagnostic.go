@@ -10,7 +10,10 @@ import "strings"
 // the dynamic loader ("python3: error while loading shared libraries:
 // ..."), docker's client ("docker: Error response from daemon: ...") and
 // GNU make ("make: *** [Makefile:2: all] Error 1") write their failures
-// so. ERROR, or FATAL for "fatal", "fatal error" and "FATAL".
+// so. ERROR, or FATAL for "fatal", "fatal error" and "FATAL". ggml's GGUF
+// reader writes its errors in the same shape without the level word
+// ("gguf_init_from_file_impl: failed to read tensor info"): ERROR too
+// (ggufline.go).
 const NativeDiagnostic = "diagnostic"
 
 // Bounds of a diagnostic line.
@@ -59,7 +62,7 @@ func parseDiagnosticLine(s string) (string, bool) {
 			return LevelError, true
 		}
 	}
-	if kindedError(r) {
+	if kindedError(r) || r[0] != ' ' && ggufReaderFailure(s[:i], r) {
 		return LevelError, true
 	}
 	return "", false

@@ -142,6 +142,7 @@ func FuzzFailureLines(f *testing.F) {
 		"make[2]: *** [x.make:76: x.o] Error 1", "python3: error while loading shared libraries: x.so: y",
 		"× Failed to build `x`", "Failed, error code: -1", "Invalid object: X(a=1)", "Unknown type: <x>",
 		"prog: ", "a: error ", "[1]: *** ", "x: error in: ", "Invalid : ()", "code -0",
+		"gguf_init_from_file_impl: failed to read key-value pairs", "gguf_init_from_: invalid", "gguf_init_from_file:  ",
 	} {
 		f.Add(s)
 	}

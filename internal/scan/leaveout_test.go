@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 936,
-	detected: 892,
-	cause:    804,
+	detected: 893,
+	cause:    809,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
