@@ -33,10 +33,10 @@ type paneBorder struct {
 
 // strip returns the bounds of s[start:end] with a pane's borders off: a
 // closing bar after a space, and an opening bar and its space when the
-// line has one (after a paste's indentation), when no other bar stands between them (a table's row has
-// its cells') and the line is as wide as the one before it or padded by
-// minPanePad spaces or more. The padding goes too. Any other line keeps
-// its bounds and resets the width.
+// line has one (after a paste's indentation), when no other bar stands
+// between them (a table's row has its cells') and the line is as wide as
+// the one before it or padded by minPanePad spaces or more. The padding
+// goes too. Any other line keeps its bounds and resets the width.
 func (p *paneBorder) strip(s string, start, end int) (int, int) {
 	body, ok := strings.CutSuffix(s[start:end], " "+paneBar)
 	if !ok {
