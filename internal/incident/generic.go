@@ -472,7 +472,7 @@ func (g *Grouper) claimGenerics(cause *group) {
 	folded := false
 	for _, id := range ids {
 		gen := g.groups[id]
-		if g.causeOfGeneric(gen, id) != cause || gen.Generic && deathRecord(&cause.Alert.Record) && diedAfter(gen, cause) && saysInWords(lineOf(gen)) {
+		if g.causeOfGeneric(gen, id) != cause || leadsDeathRecord(gen, cause) {
 			// An error line before a process's death leads it when
 			// its settle time is over (foldGenericsOf).
 			continue
@@ -513,7 +513,7 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 			continue
 		}
 		cause := g.findClassified(burstOf(gen), id)
-		if cause != nil && gen.Generic && deathRecord(&cause.Alert.Record) && diedAfter(gen, cause) && saysInWords(lineOf(gen)) {
+		if cause != nil && leadsDeathRecord(gen, cause) {
 			// A record that reads only the process's death (the
 			// shell's segfault report) after the error line that says
 			// what failed: that line leads, as over an unread death.
@@ -699,6 +699,13 @@ func diedAfter(gen, c *group) bool {
 	return gen.Alert.Record.ID == "" && (c.Alert.Record.ID == "" && c.Settling || deathRecord(&c.Alert.Record)) && c.Sent == 0 && c.Source != "" && c.Source == gen.Source &&
 		gen.End <= c.Off && c.Off-gen.End <= borrowedGap && canBeRoot(gen) && !vagueLine(gen) && !gen.vagueHeadline() &&
 		!analysis.AccessLine(lineOf(gen)) && deathShape(c.NativeKind) && !signalReportOnly(lineOf(c))
+}
+
+// leadsDeathRecord reports whether the generic line gen leads the failure
+// c, a record that reads only the process's death printed after gen (see
+// diedAfter and deathRecord), because gen says in words what failed.
+func leadsDeathRecord(gen, c *group) bool {
+	return gen.Generic && deathRecord(&c.Alert.Record) && diedAfter(gen, c) && saysInWords(lineOf(gen))
 }
 
 // deathRecord reports whether r is a record that reads only a process's
