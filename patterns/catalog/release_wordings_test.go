@@ -159,6 +159,18 @@ func releaseWordings() []writerWording {
 			`      lastState: {terminated: {containerID: "containerd://3f2a", exitCode: 137, reason: OOMKilled}}`,
 			`{"lastState":{"terminated":{"exitCode":137,"reason":"OOMKilled","startedAt":"2026-05-28T00:10:01Z"}}}`,
 		}},
+		{family: "a container killed by SIGKILL with no OOM reason, in the status kubectl get -o yaml/-o json, KServe and docker inspect print", want: "process-killed-sigkill", lines: []string{
+			// KServe's lastFailureInfo, Kubernetes' pod status as JSON,
+			// docker inspect's State.
+			"        exitCode: 137",
+			`                    "exitCode": 137,`,
+			`        "ExitCode": 137,`,
+		}},
+		{family: "a container's exit status that is no kill", want: "", lines: []string{
+			"        exitCode: 0",
+			`        "ExitCode": 1,`,
+			`        exitCode: 1370`,
+		}},
 		{family: "a container's memory state with no kill", want: "", lines: []string{
 			`            "OOMKilled": false,`,
 			`            "OOMKilled":false,`,
