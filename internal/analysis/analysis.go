@@ -524,6 +524,10 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		}
 		if v := validationDetail(e.Text, exc.Message); v != "" {
 			d.Headline += " … " + v
+		} else if v := statusDetail(e.Text, exc.Message); v != "" {
+			// An HTTP status whose explanation follows it
+			// (statusdetail.go).
+			d.Headline += " … " + v
 		}
 		if d.Headline == "" {
 			// A traceback cut before its exception line. When its
