@@ -609,6 +609,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 				// ("Reason: OOMKilled", kubestate.go) is the cause the
 				// crash loop and the exit code before it follow.
 				d.Headline = l
+				if x := kubeExitOfState(e, l); x != "" {
+					// "Reason: Error" says only that it exited;
+					// the state's exit code says how.
+					d.Headline += " … " + x
+				}
 				if !kubeStateCause(l) {
 					d.Role = patterns.RoleConsequence
 				}
