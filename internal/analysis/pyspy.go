@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
@@ -54,6 +55,11 @@ type Stream struct {
 	// see undefined.go), for the code error that later names what it
 	// should have defined. Reused memory, bounded by maxImported.
 	imported []byte
+	// probing says a probe's 503 answer was let pass as the server's
+	// start-up (probe.go), first at probeSince (zero when its line had
+	// no time); ready that a line said the server is ready since.
+	probing, ready bool
+	probeSince     time.Time
 }
 
 // maxThreadID bounds the glog thread id a Stream keeps.
@@ -66,6 +72,7 @@ const maxSaid = 300
 // e is a bare line (no header, no level, one line) that reads as an error.
 // It copies into reused memory: e may be lent.
 func (st *Stream) note(e *entry.Entry) {
+	st.noteReady(e)
 	st.infoThread = st.infoThread[:0]
 	if e.Native == entry.NativeGlog && e.Level == "INFO" {
 		if id := glogThread(e.Text); len(id) <= maxThreadID {
@@ -154,6 +161,13 @@ func (a *Analyzer) streamDecided(d *Diagnosis, st *Stream, e *entry.Entry, ok bo
 	}
 	if st == nil {
 		return ok
+	}
+	if ok && d.Cause == nil && d.Signal == SignalLevel && st.probeStarting(e) {
+		// A probe's 503 answer while the server starts (probe.go).
+		*d = Diagnosis{PatternErrors: d.PatternErrors}
+		st.inDump = false
+		st.note(e)
+		return false
 	}
 	if ok && d.Signal == SignalHang && pySpyThread(e) {
 		// py-spy prints one block per thread: the dump is one hang,
