@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 936,
 	detected: 893,
-	cause:    809,
+	cause:    811,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
