@@ -619,6 +619,12 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 				if !kubeStateCause(l) {
 					d.Role = patterns.RoleConsequence
 				}
+				if podUnscheduled(l) {
+					// A pod the scheduler placed nowhere waits: the
+					// scheduler's own message (its event, a record
+					// of it) says why, at a warning's severity.
+					d.Severity = patterns.SeverityWarning
+				}
 			}
 		}
 		if sig == SignalLevel && e.Level == "" {

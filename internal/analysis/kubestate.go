@@ -52,6 +52,12 @@ func kubeFailureRow(l string) bool {
 		}
 		n++
 	}
+	if n == 2 && rest == "" && podUnscheduled(t) {
+		// describe's Conditions row of a pod the scheduler placed on
+		// no node: it stays Pending, with or without the events that
+		// say why (see podUnscheduled).
+		return true
+	}
 	for i := 0; i+1 < n && i < maxKubeColumns; i++ {
 		if cols[i] == "Warning" && kubeFailureReason(cols[i+1]) && (i+2 < n || rest != "") {
 			// An event: its type, its reason, then the columns that
@@ -64,6 +70,17 @@ func kubeFailureRow(l string) bool {
 	}
 	// get pods: NAME, READY (n/m), STATUS.
 	return n >= 4 && readyColumn(cols[1]) && kubeFailedState(cols[2])
+}
+
+// podUnscheduled reports whether t, a trimmed row, is describe's
+// Conditions row of a pod the scheduler placed on no node: "PodScheduled"
+// and "False" in padded columns. Such a pod stays Pending; the events, when
+// the output shows them, say why ("FailedScheduling ... 0/1 nodes are
+// available: 1 Insufficient nvidia.com/gpu."), and without them the row is
+// the only word of it.
+func podUnscheduled(t string) bool {
+	r, ok := strings.CutPrefix(t, "PodScheduled")
+	return ok && len(r) > 2 && r[0] == ' ' && r[1] == ' ' && strings.TrimSpace(r) == "False"
 }
 
 // The scheduler says why it placed a pod nowhere in one message, which
