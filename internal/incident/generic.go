@@ -472,7 +472,7 @@ func (g *Grouper) claimGenerics(cause *group) {
 	folded := false
 	for _, id := range ids {
 		gen := g.groups[id]
-		if g.causeOfGeneric(gen, id) != cause || leadsDeathRecord(gen, cause) || leadsErrnoRecord(gen, cause) {
+		if g.causeOfGeneric(gen, id) != cause || leadsDeathRecord(gen, cause) || leadsErrnoRecord(gen, cause) || leadsLoaderRecord(gen, cause) {
 			// An error line before a process's death leads it when
 			// its settle time is over (foldGenericsOf).
 			continue
@@ -513,11 +513,13 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 			continue
 		}
 		cause := g.findClassified(burstOf(gen), id)
-		if cause != nil && (leadsDeathRecord(gen, cause) || leadsErrnoRecord(gen, cause)) {
+		if cause != nil && (leadsDeathRecord(gen, cause) || leadsErrnoRecord(gen, cause) || leadsLoaderRecord(gen, cause)) {
 			// A record that reads only the process's death (the
 			// shell's segfault report), or only the error number a
 			// call returned, after the error line that says what
-			// failed: that line leads, as over an unread death.
+			// failed, or an import failure that a library the
+			// loader could not load explains: that line leads, as
+			// over an unread death.
 			g.leadKill(gen, id, cause)
 			continue
 		}
@@ -726,6 +728,29 @@ func leadsErrnoRecord(gen, c *group) bool {
 	return gen.Alert.Record.ID == "" && gen.Native && errnoRecord(&c.Alert.Record) && c.Sent == 0 && c.Source != "" &&
 		c.Source == gen.Source && gen.End <= c.Off && c.Off-gen.End <= borrowedGap && canBeRoot(gen) && !vagueLine(gen) &&
 		!gen.vagueHeadline() && saysInWords(lineOf(gen))
+}
+
+// A shared library the dynamic loader could not load ("ImportError:
+// libnuma.so.1: cannot open shared object file", "...: undefined symbol:
+// _ZN3c10...") makes every import of the extension that needs it fail, and
+// the package's loader sums up that it gave up ("[sgl_kernel] CRITICAL:
+// Could not load any common_ops library!", "ModuleNotFoundError: No
+// module named 'common_ops'"), each read by a record of its own. When no
+// record reads the loader's error, its line still names the library, and
+// its diagnosis says which package ships it: it leads the record of the
+// import failure it explains (analysis.UnloadedLibrary), printed before
+// or after it in its source and burst, and the record's incident is
+// listed in its own. A record that reads the library's line leads as a
+// classified cause (see restate.go's unloaded).
+
+// leadsLoaderRecord reports whether gen, an exception line no record names
+// that says a shared library did not load, leads the failure c, a
+// classified import failure of its source not announced yet that the
+// library explains (see above).
+func leadsLoaderRecord(gen, c *group) bool {
+	return gen.Alert.Record.ID == "" && !gen.Native && !gen.Consequence && canBeRoot(gen) && classifiedCause(c) && c.Sent == 0 &&
+		c.Source != "" && c.Source == gen.Source && gen.Alert.Match.Exception != nil && gen.Alert.Match.Exception.Type != "" &&
+		analysis.UnloadedLibrary(exceptionText(gen), exceptionText(c))
 }
 
 // errnoRecord reports whether r is a record of an error number's words
