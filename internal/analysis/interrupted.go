@@ -34,8 +34,12 @@ func interruptedHeadline(exc *entry.Exception) string {
 		f := exc.Frames[i]
 		stack = append(stack, f.Func+" ("+shortPath(f.File)+":"+strconv.Itoa(f.Line)+")")
 	}
-	return keyboardInterrupt + ": stopped by hand in " + hangFrames(stack[workFrame(stack):])
+	return StoppedByHand + hangFrames(stack[workFrame(stack):])
 }
+
+// StoppedByHand begins the headline of a stop by hand (interruptedHeadline),
+// before the frames where the process's work stood.
+const StoppedByHand = keyboardInterrupt + ": stopped by hand in "
 
 // maxMargin bounds the margin marginTraceback strips.
 const maxMargin = 8

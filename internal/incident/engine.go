@@ -204,6 +204,7 @@ func neutralSteps(t analysis.Triage) []string {
 	switch t.Family {
 	case analysis.FamilyHang:
 		steps[0], steps[3] = steps[3], steps[0] // see triageSteps
+		steps[2] = stoppedStep(steps[2])
 	case analysis.FamilyEnv:
 		steps[1], steps[3] = steps[3], steps[1] // see triageSteps
 	}

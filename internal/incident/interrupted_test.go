@@ -10,7 +10,8 @@ import (
 // interleave theirs, and a paste may indent every line by one space. The
 // stop is one incident, named by KeyboardInterrupt, whose headline says
 // where the process's own work stood (verl's sglang rollout waiting in
-// broadcast_pyobj, a simulation's process sleeping in its update loop). A
+// broadcast_pyobj, a simulation's process sleeping in its update loop),
+// and that it was stopped: not that it died, nor that its phase failed. A
 // real failure before the interrupt still leads.
 func TestAnInterruptedProcessIsOneStopWhereItsWorkStood(t *testing.T) {
 	m := matcherWithout(t)
@@ -48,13 +49,24 @@ func TestAnInterruptedProcessIsOneStopWhereItsWorkStood(t *testing.T) {
 		lines []string
 		where string
 	}{
-		{verl, "stopped by hand in broadcast_pyobj (sglang/srt/utils.py:934) < recv_requests"},
+		{verl, "scheduler was stopped by hand while serving requests: KeyboardInterrupt in broadcast_pyobj (sglang/srt/utils.py:934) < recv_requests"},
 		{sim, "stopped by hand in update (/Users/me/language-models-trajectory-generators/env.py:34) < run_simulation_environment"},
 	} {
 		got := scanLines(t, m, c.lines)
 		if len(got) != 1 || got[0].Record.ID != "" || got[0].Match.Exception == nil || got[0].Match.Exception.Type != "KeyboardInterrupt" ||
 			!strings.Contains(got[0].Headline, c.where) {
 			t.Errorf("%q: want one KeyboardInterrupt incident naming %q, got %d:%s", c.lines, c.where, len(got), describe(got))
+			continue
+		}
+		// Stopped, not died nor failed: in its headline and in its
+		// phase's step.
+		if strings.Contains(got[0].Headline, "died") || strings.Contains(got[0].Headline, "failed") {
+			t.Errorf("%q: a stop by hand's headline says it died: %q", c.where, got[0].Headline)
+		}
+		for _, s := range got[0].Record.Solutions {
+			if strings.HasPrefix(s, "It failed while") {
+				t.Errorf("%q: a stop by hand's step says it failed: %q", c.where, s)
+			}
 		}
 	}
 	crashed := append([]string{

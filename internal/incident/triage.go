@@ -28,6 +28,9 @@ func triageHeadline(t analysis.Triage, rank, line string, fragment bool) string 
 	if t.Process == "" && t.Phase == "" && t.Component == "" {
 		return line
 	}
+	if where, ok := strings.CutPrefix(line, analysis.StoppedByHand); ok && !fragment {
+		return stoppedHeadline(t, rank, where)
+	}
 	phase, component := t.Phase, t.Component
 	if p := draftPhases[phase]; p != "" && component == "speculative decoding" {
 		phase, component = p, ""
@@ -68,6 +71,27 @@ func triageHeadline(t analysis.Triage, rank, line string, fragment bool) string 
 		return h + " (its traceback lost its exception line): " + line
 	}
 	return h + ": " + line
+}
+
+// stoppedHeadline is the headline of a process stopped by hand (Ctrl+C's
+// KeyboardInterrupt, analysis.StoppedByHand): it did not die of a failure
+// but was stopped, and where its work stood is what it says ("scheduler
+// TP0 was stopped by hand while serving requests: KeyboardInterrupt in
+// broadcast_pyobj (...) < recv_requests (...)").
+func stoppedHeadline(t analysis.Triage, rank, where string) string {
+	h := "stopped by hand"
+	if t.Process != "" {
+		h = t.Process + " was stopped by hand"
+		if rank != "" {
+			h = t.Process + " " + rank + " was stopped by hand"
+		}
+	} else if rank != "" {
+		h = rank + " was stopped by hand"
+	}
+	if t.Phase != "" {
+		h += " while " + t.Phase
+	}
+	return h + ": KeyboardInterrupt in " + where
 }
 
 // draftPhases say the start-up phases of speculative decoding's code as
@@ -363,8 +387,10 @@ func triageSteps(t analysis.Triage) []string {
 	switch t.Family {
 	case analysis.FamilyHang:
 		// A hang did not fail in its phase: it stopped there. How to
-		// read a stuck thread comes first.
+		// read a stuck thread comes first, and the phase's step says
+		// it stopped.
 		steps[0], steps[3] = steps[3], steps[0]
+		steps[2] = stoppedStep(steps[2])
 	case analysis.FamilyEnv:
 		// A variable the launcher sets is missing: how the process was
 		// started, not what it runs, is the fix.
@@ -379,6 +405,16 @@ func triageSteps(t analysis.Triage) []string {
 		}
 	}
 	return out
+}
+
+// stoppedStep is a phase's step said of a hang or a stop by hand, which
+// did not fail in its phase but stopped there: "It stopped while running
+// a batch: ..." for "It failed while running a batch: ...".
+func stoppedStep(step string) string {
+	if rest, ok := strings.CutPrefix(step, "It failed while "); ok {
+		return "It stopped while " + rest
+	}
+	return step
 }
 
 // subjectStep is the step that points at the triage's subject, the one

@@ -205,14 +205,14 @@ func TestTriageHeadlineAndSteps(t *testing.T) {
 			tr:        analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyHang, SGLang: true},
 			headline:  "scheduler died while serving requests: KeyError: 'x'",
 			firstStep: "The process stopped making progress",
-			also:      "It failed while running a batch",
+			also:      "It stopped while running a batch",
 		},
 		{
 			name:      "a hang on another engine",
 			tr:        analysis.Triage{Phase: "compiling kernels", Family: analysis.FamilyHang},
 			headline:  "failed while compiling kernels: KeyError: 'x'",
 			firstStep: "The process stopped making progress",
-			also:      "It failed while compiling a kernel just in time",
+			also:      "It stopped while compiling a kernel just in time",
 		},
 		{
 			name:      "a program that embeds sglang's Runtime: the launcher died while starting",
