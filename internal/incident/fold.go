@@ -197,7 +197,8 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 			continue
 		}
 		switch {
-		case canBeRoot(m.gr) && g.correlated(m.gr.At, at) || g.raisedJustBefore(m.gr, at) || g.beganAtWarn(from, m.gr, at):
+		case canBeRoot(m.gr) && g.correlated(m.gr.At, at) || g.raisedJustBefore(m.gr, at) || g.beganAtWarn(from, m.gr, at) ||
+			g.peerWarnAfter(from, m.gr, at):
 			cands = append(cands, m.gr)
 		case canBeRoot(m.gr) && g.printedBefore(m.gr, from, at):
 			after = append(after, m.gr)
@@ -714,6 +715,12 @@ func (g *Grouper) foldSettled(ids []string, now time.Time, all bool) {
 			// peer's watchdog timeout and its "failure detected by
 			// watchdog") are still one incident.
 			root = g.consequenceLead(c, id)
+		}
+		if root != nil && root.Generic && failedOnPeer(eventOfGroup(c), root) {
+			// Another rank's WARN line that caused it is a failure now.
+			g.unindexScope(root.id, root)
+			root.Generic = false
+			g.indexScope(root.id, root)
 		}
 		if root != nil {
 			root.foldIncident(c, &g.stats)
@@ -1402,11 +1409,14 @@ type eventOf struct {
 	// network says a record tagged "network" names the consequence: a
 	// peer its process could not reach (loggedBefore).
 	network bool
+	// process is the process the consequence's first line named
+	// (group.Process): NCCL's "host:pid:tid".
+	process string
 }
 
 func eventOfGroup(c *group) eventOf {
 	return eventOf{c.Source, c.Native && c.Alert.Record.ID != "", c.NativeKind, c.Off, c.End, c.Borrowed, len(c.Alert.Record.Solutions) > 0,
-		analysis.AccessLine(lineOf(c)), slices.Contains(c.Alert.Record.Tags, "network")}
+		analysis.AccessLine(lineOf(c)), slices.Contains(c.Alert.Record.Tags, "network"), c.Process}
 }
 
 // sameLibrary reports whether two native shapes may be one library's
@@ -1509,6 +1519,47 @@ func (g *Grouper) beganAtWarn(from eventOf, x *group, at time.Time) bool {
 		reportsAtWarn(x) && g.correlated(x.At, at) && beganEvent(x, from.off, at)
 }
 
+// Another rank's failure, printed after. Ranks of one job write to one
+// stream, each through its own buffer: the rank whose peer died often
+// prints that its connection closed ("NCCL WARN socketProgress:
+// Connection closed by remote peer", a consequence record's line) before
+// the dying rank's own WARN line that says what failed on it ("NCCL WARN
+// Cuda failure 'out of memory'", "Failed to CUDA calloc 6291456 bytes").
+// That line, no record naming it, of another process of the same library
+// in the same source, printed just after the consequence began (within
+// borrowedGap bytes of its first line: the consequence's incident may
+// span the lines it took in since)
+// and within its correlation window, is the consequence's cause, as one
+// printed before it would be (beganAtWarn), when it says what failed on
+// its own rank: a CUDA call or a resource that ran out (ownRankFailure).
+// A WARN line of the consequence's own process after it is its detail
+// still (detailOf); so is another rank's that only reports a peer or a
+// socket.
+
+// peerWarnAfter reports whether the open incident x is such a cause of
+// the native consequence from at at (see above).
+func (g *Grouper) peerWarnAfter(from eventOf, x *group, at time.Time) bool {
+	return failedOnPeer(from, x) && g.correlated(x.At, at)
+}
+
+// failedOnPeer reports whether the unclassified WARN line x is another
+// process's failure printed just after the native consequence from (see
+// above), whatever their times.
+func failedOnPeer(from eventOf, x *group) bool {
+	return from.native && from.source != "" && x.Source == from.source && from.kind == x.NativeKind && x.Alert.Record.ID == "" &&
+		reportsAtWarn(x) && from.process != "" && x.Process != "" && x.Process != from.process &&
+		x.Off > from.off && x.Off-from.off <= borrowedGap && ownRankFailure(lineOf(x))
+}
+
+// ownRankFailure reports whether a native line says what failed on its
+// own rank: a CUDA call NCCL checked ("Cuda failure 'out of memory'",
+// "Failed to CUDA calloc 6291456 bytes") or a resource that ran out
+// (analysis.FamilyMemory), not a peer's or a socket's state.
+func ownRankFailure(line string) bool {
+	return strings.Contains(line, "Cuda failure") || strings.Contains(line, "CUDA failure") || strings.Contains(line, "Failed to CUDA ") ||
+		analysis.MessageFamily(line) == analysis.FamilyMemory
+}
+
 // warnEventBefore returns, for the unclassified line gen (fingerprint id)
 // of a library that reports its failures at WARN (reportsAtWarn), the
 // open incident of the same library's unclassified line that began its
@@ -1583,7 +1634,8 @@ func (g *Grouper) detailOf(gen *group, id string) *group {
 	b := burstOf(gen)
 	for _, m := range g.scopeConsequences(gen.Scope) {
 		c := m.gr
-		if m.id == id || !c.Native || c.Alert.Record.ID == "" || !endsEventOf(gen.NativeKind, c.NativeKind) || c.Source != gen.Source || beganEvent(gen, c.Off, c.At) || !g.inBurst(c, b) {
+		if m.id == id || !c.Native || c.Alert.Record.ID == "" || !endsEventOf(gen.NativeKind, c.NativeKind) || c.Source != gen.Source || beganEvent(gen, c.Off, c.At) || !g.inBurst(c, b) ||
+			failedOnPeer(eventOfGroup(c), gen) {
 			continue
 		}
 		if best == nil || c.beganBefore(best) {

@@ -517,7 +517,7 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 		if !ok && !waits || ok && !gr.Settling {
 			o.Complete()
 			from := eventOf{o.SourceKey, o.Native && o.Alert.Record.ID != "", o.NativeKind, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed, len(o.Alert.Record.Solutions) > 0,
-				analysis.AccessLine(lineOfAlert(&o.Alert)), slices.Contains(o.Alert.Record.Tags, "network")}
+				analysis.AccessLine(lineOfAlert(&o.Alert)), slices.Contains(o.Alert.Record.Tags, "network"), o.Process}
 			if root := g.findRoot(o.Scope, at, "", from); root != nil {
 				root.fold(*o, now, &g.stats)
 				g.touch(root)
