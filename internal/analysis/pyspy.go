@@ -62,6 +62,9 @@ type Stream struct {
 	probeSince     time.Time
 	// box is the help box the stream is in (mpihelp.go).
 	box helpBox
+	// rootCause says the previous entry ended with the heading of torch
+	// elastic's root cause block (summary.go).
+	rootCause bool
 }
 
 // quietShape reads e, an entry decide found no failure in, as a line of a
@@ -94,6 +97,7 @@ const maxSaid = 300
 // It copies into reused memory: e may be lent.
 func (st *Stream) note(e *entry.Entry) {
 	st.noteReady(e)
+	st.rootCause = rootCauseAhead(e)
 	st.infoThread = st.infoThread[:0]
 	if e.Native == entry.NativeGlog && e.Level == "INFO" {
 		if id := glogThread(e.Text); len(id) <= maxThreadID {

@@ -87,7 +87,8 @@ func (a *Analyzer) summaryRecord(e *entry.Entry) *patterns.Record {
 
 // leadWithSummaryRecord makes the record of torch elastic's failure report
 // the cause of d, an unclassified entry that holds the report's exit code
-// field.
+// field. Without that record, the entry is headed by its rank's block
+// (summaryHeadline).
 func (a *Analyzer) leadWithSummaryRecord(d *Diagnosis, e *entry.Entry) {
 	if d.Cause != nil || d.Signal != SignalLevel || e.Level != "" {
 		return
@@ -98,7 +99,104 @@ func (a *Analyzer) leadWithSummaryRecord(d *Diagnosis, e *entry.Entry) {
 	}
 	rec := a.summaryRecord(e)
 	if rec == nil {
+		a.summaryHeadline(d, e, line)
 		return
 	}
 	leadWithRecord(d, rec, max(strings.Index(e.Text, line), 0), line)
+}
+
+// The summary's root cause. torch elastic's summary lists under
+// "Failures:" the ranks that failed after the first (the launcher
+// stopped them, or they failed of the first one's failure), then under
+// "Root Cause (first observed failure):" the rank that failed first: its
+// rank, host and exit code, a negative code the signal that killed it
+// ("exitcode  : -9 (pid: 3131)", SIGKILL). A paste or a collector splits
+// the summary into one entry a rank's block ("[1]:" and its fields). With
+// no record of the report, each block is read as the failure it reports,
+// headed by its exit code field ("exitcode  : 1 (pid: 69812)"); the block
+// printed just after the root cause's heading is the summary's failure
+// ("Root Cause (first observed failure): rank 0 (local_rank: 0) exitcode
+// : 1 (pid: 69811)"), and every other block is a consequence: the rank
+// that failed first leads them, and alone each is still alerted.
+
+// rootCauseHeading heads the block of the rank that failed first.
+const rootCauseHeading = "Root Cause (first observed failure):"
+
+// summaryHeadline heads d, an unclassified entry that holds the exit code
+// field line of torch elastic's summary, by that field (see above).
+func (a *Analyzer) summaryHeadline(d *Diagnosis, e *entry.Entry, line string) {
+	root := a.prev != nil && a.prev.rootCause
+	if i := strings.Index(e.Text, rootCauseHeading); i >= 0 {
+		if l := elasticExit(e.Text[i:]); l != "" {
+			root, line = true, l
+		}
+	}
+	if !root {
+		d.Headline = line
+		d.Role = patterns.RoleConsequence
+		return
+	}
+	h := rootCauseHeading
+	if r := elasticField(e.Text, "rank"); r != "" {
+		h += " rank " + r
+	}
+	d.Headline = h + " " + line
+	if sig := exitSignal(line); sig != "" {
+		d.Headline += " (killed by " + sig + ")"
+	}
+	// Its own incident, which the other ranks' blocks, keyed alike,
+	// join as its consequences.
+	d.Key += ":root-cause"
+}
+
+// elasticField returns the value of the field name of torch elastic's
+// summary in text ("0 (local_rank: 0)" of "rank      : 0 (local_rank:
+// 0)"), the last one printed; "" when there is none.
+func elasticField(text, name string) string {
+	val := ""
+	n := 0
+	for line := range strings.Lines(text) {
+		if n++; n > maxSummaryLines {
+			break
+		}
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), name)
+		if !ok {
+			continue
+		}
+		rest = strings.TrimLeft(rest, " ")
+		if rest, ok = strings.CutPrefix(rest, ": "); ok && len(rest) <= maxSummaryField {
+			val = rest
+		}
+	}
+	return val
+}
+
+// exitSignals name the signals a negative exit code of torch elastic's
+// summary says killed the worker ("exitcode  : -9": SIGKILL).
+var exitSignals = map[string]string{
+	"2": "SIGINT", "4": "SIGILL", "6": "SIGABRT", "7": "SIGBUS", "8": "SIGFPE",
+	"9": "SIGKILL", "11": "SIGSEGV", "15": "SIGTERM",
+}
+
+// exitSignal returns the name of the signal the exit code field line
+// says killed the worker ("SIGKILL" of "exitcode  : -9 (pid: 14750)"); ""
+// for an exit of its own.
+func exitSignal(line string) string {
+	_, rest, ok := strings.Cut(line, ": -")
+	if !ok {
+		return ""
+	}
+	code, _, _ := strings.Cut(rest, " ")
+	return exitSignals[code]
+}
+
+// maxSummaryField bounds a field elasticField returns.
+const maxSummaryField = 64
+
+// rootCauseAhead reports whether e's last line is the heading of the
+// summary's root cause: the entry after it is the block of the rank that
+// failed first.
+func rootCauseAhead(e *entry.Entry) bool {
+	t := strings.TrimRight(e.Text, " \t\r\n")
+	return strings.HasSuffix(t, rootCauseHeading)
 }
