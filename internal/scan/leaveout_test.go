@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 937,
 	detected: 894,
-	cause:    815,
+	cause:    819,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
