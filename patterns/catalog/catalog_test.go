@@ -2945,7 +2945,7 @@ func TestRealPythonTracebacks(t *testing.T) {
 
 // sglangOnly names what only an sglang server understands: the project,
 // its kernel package, its variables and the options only its server takes.
-var sglangOnly = regexp.MustCompile(`(?i:\bsglang\b|\bsgl[-_]kernel\b)|\bSGLANG_[A-Z0-9_]+|--(?:mem-fraction-static|cuda-graph-max-bs|chunked-prefill-size|disable-cuda-graph|max-running-requests|tp-size|dist-init-addr|nccl-port|attention-backend|sampling-backend|model-path|model-impl)\b`)
+var sglangOnly = regexp.MustCompile(`(?i:\bsglang\b|\bsgl[-_]kernel\b)|\bSGLANG_[A-Z0-9_]+|--(?:mem-fraction-static|cuda-graph-max-bs|cuda-graph-backend|chunked-prefill-size|disable-cuda-graph|max-running-requests|tp-size|dist-init-addr|nccl-port|attention-backend|sampling-backend|model-path|model-impl|enable-memory-saver|enable-torch-compile|moe-a2a-backend|hicache-[a-z-]+|disaggregation-[a-z-]+)\b`)
 
 // A record split into cause and remedies keeps its engine-neutral parts
 // free of sglang's options: they are shown on every engine's log. Only a
