@@ -2381,6 +2381,10 @@ var examples = map[string]example{
 			" 12%|████████████████████████▌                                                                                                                                                                            | 59/473 [00:19<00:10, 39.09it/s]Segmentation fault (core dumped)",
 			"Warmup...\nSegmentation fault (core dumped)",
 			"bash: line 1: 48213 Segmentation fault      (core dumped) python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B",
+			// Without the space, as pastes retype it: in prose
+			// (InternLM/lmdeploy's T4 report) and after a tool's output.
+			"在最新版本的 lmdeploy 中使用T4显卡(SM75)x2，TurboMind 推理引擎，部署 API Server 在停滞几秒后会触发 Segmentation fault(core dumped) ，且没有任何其他报错",
+			"Error: PDF file is damaged - attempting to reconstruct xref table...\nSegmentation fault(core dumped)",
 		},
 		miss: []string{"Fatal Python error: Segmentation fault", mainLog("enable faulthandler for segmentation faults: True")},
 	},
