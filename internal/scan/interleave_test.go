@@ -387,6 +387,10 @@ func restartLines() string {
 // variant (file, or "first + second" for two failures, then the variant),
 // with why; "*" stands for every excerpt.
 var knownInterleaveMisses = map[string]map[string]string{
+	// heldout-23 (development since heldout-24), after the help-box reader.
+	"1632-triton-trtllm-orte-init-local-rank-no-permission.log": {
+		"ranks": "three ranks' copies of Open MPI's help box interleaved line by line: the box is read at a closing rule, and the ranks' interleaved rules and sentences make two boxes of one failure, so it pages twice",
+	},
 	// dev-17: measured before any change made for the batch.
 	"170-headless-nameerror-eagle-tree-kernel-then-sigquit.log + 1702-vllm-v0-ray-fp8-quantization-capability-86.log": {
 		"two-failures": "the first excerpt's sglang lines make the whole log sglang's, so sglang's twin record for the same words (quantization-unsupported-gpu) leads the second's bare ValueError line",

@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 937,
-	detected: 894,
-	cause:    819,
+	excerpts: 962,
+	detected: 918,
+	cause:    839,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

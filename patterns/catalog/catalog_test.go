@@ -2381,6 +2381,10 @@ var examples = map[string]example{
 			" 12%|████████████████████████▌                                                                                                                                                                            | 59/473 [00:19<00:10, 39.09it/s]Segmentation fault (core dumped)",
 			"Warmup...\nSegmentation fault (core dumped)",
 			"bash: line 1: 48213 Segmentation fault      (core dumped) python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B",
+			// Without the space, as pastes retype it: in prose
+			// (InternLM/lmdeploy's T4 report) and after a tool's output.
+			"在最新版本的 lmdeploy 中使用T4显卡(SM75)x2，TurboMind 推理引擎，部署 API Server 在停滞几秒后会触发 Segmentation fault(core dumped) ，且没有任何其他报错",
+			"Error: PDF file is damaged - attempting to reconstruct xref table...\nSegmentation fault(core dumped)",
 		},
 		miss: []string{"Fatal Python error: Segmentation fault", mainLog("enable faulthandler for segmentation faults: True")},
 	},
@@ -2945,7 +2949,7 @@ func TestRealPythonTracebacks(t *testing.T) {
 
 // sglangOnly names what only an sglang server understands: the project,
 // its kernel package, its variables and the options only its server takes.
-var sglangOnly = regexp.MustCompile(`(?i:\bsglang\b|\bsgl[-_]kernel\b)|\bSGLANG_[A-Z0-9_]+|--(?:mem-fraction-static|cuda-graph-max-bs|chunked-prefill-size|disable-cuda-graph|max-running-requests|tp-size|dist-init-addr|nccl-port|attention-backend|sampling-backend|model-path|model-impl)\b`)
+var sglangOnly = regexp.MustCompile(`(?i:\bsglang\b|\bsgl[-_]kernel\b)|\bSGLANG_[A-Z0-9_]+|--(?:mem-fraction-static|cuda-graph-max-bs|cuda-graph-backend|chunked-prefill-size|disable-cuda-graph|max-running-requests|tp-size|dist-init-addr|nccl-port|attention-backend|sampling-backend|model-path|model-impl|enable-memory-saver|enable-torch-compile|moe-a2a-backend|hicache-[a-z-]+|disaggregation-[a-z-]+)\b`)
 
 // A record split into cause and remedies keeps its engine-neutral parts
 // free of sglang's options: they are shown on every engine's log. Only a

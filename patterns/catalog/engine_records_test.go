@@ -29,7 +29,8 @@ var engineFiles = map[string][]string{
 // an engine record's advice must name the engine's own options.
 var sglangOnlyAdvice = []string{
 	"sglang", "sgl-kernel", "--mem-fraction-static", "--cuda-graph-max-bs", "--chunked-prefill-size",
-	"--disable-cuda-graph", "--cuda-graph-backend", "--hicache", "--disaggregation-ib-device", "--max-running-requests", "--tp-size", "--sampling-backend", "SGLANG_",
+	"--disable-cuda-graph", "--cuda-graph-backend", "--hicache", "--disaggregation-", "--max-running-requests", "--tp-size", "--sampling-backend", "SGLANG_",
+	"--tokenizer-path", "--enable-memory-saver", "--enable-torch-compile", "--moe-a2a-backend",
 }
 
 // TestEngineCatalogRecords checks every record of the engine files: the

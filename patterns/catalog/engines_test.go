@@ -61,6 +61,10 @@ var engineExamples = map[string]example{
 			"(VllmWorker rank=0 pid=2445155) ERROR 05-10 16:00:15 [multiproc_executor.py:470] WorkerProc hit an exception.",
 			"(VllmWorkerProcess pid=123) ERROR 11-05 09:12:01 multiproc_worker_utils.py:226] Exception in worker VllmWorkerProcess while processing method init_device.",
 			"ERROR 05-10 16:00:15 [multiproc_executor.py:470] WorkerProc failed to start.",
+			// The engine core's exception when a worker dies while it
+			// starts (gpustack/gpustack#2723, vllm-project/vllm#28910).
+			"ERROR 08-14 13:42:42 [core.py:632] Exception: WorkerProc initialization failed due to an exception in a background process. See stack trace for root cause.",
+			"(EngineCore_DP0 pid=33630) ERROR 11-18 14:16:34 [core.py:708] Exception: WorkerProc initialization failed due to an exception in a background process. See stack trace for root cause.",
 		},
 		miss: []string{"(VllmWorker rank=0 pid=2445155) INFO 05-10 16:00:15 [multiproc_executor.py:470] WorkerProc started: worker ready"},
 	},

@@ -168,7 +168,7 @@ var variantLimits = map[string]variantLimit{
 			"native-cuda-error-at-function", "nccl-unhandled-cuda-error",
 			"nccl-unhandled-system-error", "npu-function-error", "npu-out-of-memory",
 			"ollama-models-dir-permission-denied", "python-import-name-mismatch",
-			"python-module-not-found", "ray-actor-died", "ray-worker-register-failed",
+			"python-module-not-found", "ray-actor-died", "ray-runtime-env-setup-failed", "ray-worker-register-failed",
 			"rccl-host-tuning-notice", "rocm-kfd-not-accessible", "router-workers-startup-timeout",
 			"shared-library-not-found", "sigquit-received-child-failed", "torch-allocator-nvml-assert",
 			"torch-memory-saver-cuda-error", "torch-memory-saver-vmm-unavailable",
@@ -184,7 +184,7 @@ var variantLimits = map[string]variantLimit{
 			"flashinfer-cubin-cache-stale", "flashinfer-unsupported-kernel-config",
 			"health-probe-endpoint-not-found", "http-upstream-connect-failed",
 			"native-cuda-error-at-function", "ray-actor-died",
-			"ucx-no-transport-to-peer",
+			"ray-runtime-env-setup-failed", "ucx-no-transport-to-peer",
 		},
 	},
 	"closing-lost": {
