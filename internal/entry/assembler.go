@@ -930,6 +930,13 @@ func (a *Assembler) recordContinues(s string) bool {
 		// The exception's message, printed over several lines.
 		return p.st == stException && !afterBlank && cls == lcOther
 	}
+	if afterBlank && cls == lcTraceback && a.kept.count() == 1 && p.blanks-p.recBlanks == 1 {
+		// The traceback logger.exception appends, behind the record's
+		// header repeated, one blank line after the record's message:
+		// a paste that doubles its spacing, before the stream shows
+		// it does.
+		return true
+	}
 	if afterBlank {
 		return false
 	}

@@ -170,6 +170,12 @@ func nativeContinues(kind, s string, afterBlank bool) bool {
 		if strings.HasPrefix(s, "Exception raised from ") || strings.HasPrefix(s, "frame #") {
 			return true
 		}
+		if kind == NativeTerminate && strings.HasPrefix(strings.TrimLeft(s, " "), "what():") {
+			// The exception's what() after terminate's line, whatever
+			// blank lines a paste put between them: no other line
+			// opens so.
+			return true
+		}
 		// c10's CUDA errors end their what() text with torch's epilogue.
 		return !afterBlank && (isIndented(s) || isEpilogue(s))
 	case NativeCUDAAssert:

@@ -773,11 +773,13 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// line, broken at the space before the parenthesis.
 		return a.joinSep(l, c, " ")
 	}
-	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && a.kept.count() == 1 && p.kind == kindRaw && isStatusRest(last, c.s) {
+	if last := a.kept.last(); (a.spacing.real(p.blanks) == 0 || p.blanks == 1) && a.kept.count() == 1 && p.kind == kindRaw && isStatusRest(last, c.s) {
 		// A runtime's status and its text, which it prints on one line
 		// ("HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a
 		// hardware exception. code: 0x1016"), split by a person after
-		// the status's colon and before the code.
+		// the status's colon and before the code; one blank line apart
+		// in a paste that doubles its spacing, where the excerpt's own
+		// blank lines keep the stream from being told so.
 		return a.joinSep(l, c, " ")
 	}
 	if last := a.kept.last(); a.spacedRest() && a.kept.count() == 1 && p.bareType != "" && !p.hasTB &&
