@@ -454,15 +454,34 @@ func indexTupleLen(s string) int {
 // of a class's camel-case name; a capitalised name after a module's
 // lower-case one ("model.safetensors" and "ValueError: ...") is a line of
 // its own.
+//
+// An undotted type is read so too when it is one of Python's built-in
+// exceptions, or when the cut falls between two lower-case letters
+// ("...[nixl_connector.py:815] Runtim" and "eError: Remote NIXL agent
+// ..."): a capitalised word at a line's end and "Error: ..." on the next
+// line are two lines as often.
 func isDottedTypeCut(tok, rest string) bool {
-	if tok == "" || rest == "" || strings.IndexByte(tok, '.') < 0 || strings.IndexByte(tok, ':') >= 0 || len(tok) > maxCutType {
+	if tok == "" || rest == "" || strings.IndexByte(tok, ':') >= 0 || len(tok) > maxCutType {
 		return false
 	}
 	p, n := tok[len(tok)-1], rest[0]
+	dotted := strings.IndexByte(tok, '.') >= 0
 	class := tok[strings.LastIndexByte(tok, '.')+1:] // the name being cut
+	builtin := false
+	if !dotted {
+		w := strings.TrimSuffix(firstWord(rest), ":")
+		if !isUpper(tok[0]) || strings.IndexByte(w, '.') >= 0 {
+			// (An undotted word before a dotted name is a word of
+			// prose: "... from None" and "json.decoder.JSONDecodeError:
+			// ...".)
+			return false
+		}
+		builtin = BuiltinException(tok + w)
+	}
 	switch {
-	case isLower(p) && isLower(n), isUpper(p) && isUpper(n), isDigit(p) && isDigit(n):
-	case isLower(p) && isUpper(n) && class != "" && isUpper(class[0]):
+	case isLower(p) && isLower(n):
+	case (isUpper(p) && isUpper(n) || isDigit(p) && isDigit(n)) && (dotted || builtin):
+	case isLower(p) && isUpper(n) && class != "" && isUpper(class[0]) && (dotted || builtin):
 		// A class's camel-case name cut between two of its words
 		// ("torch.distributed.Dist" and "BackendError: ...").
 	default:
@@ -979,6 +998,12 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		}
 	} else {
 		a.noteBare(joined)
+		if p.bareType == "" && p.kind == kindHeader && a.kept.count() == 1 {
+			// A record whose message is the exception line the cut
+			// fell inside ("...[nixl_connector.py:815] Runtim" and
+			// "eError: ..."): the message whole.
+			a.noteBare(p.msg)
+		}
 	}
 	if p.kind == kindNative && p.native == NativeRustPanic && a.kept.count() == 1 {
 		// A panic's first line made whole: its state is the whole

@@ -451,12 +451,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"1625-sglang-pp-scheduler-exception-after-sigquit-backtick.log": {
 		"srun-label-padded": "held out: behind srun's padded task label, the backtick-opened 'Received sigquit from a child process' line leads under received-sigquit-from-child rather than the scheduler's exception traceback after it",
 	},
-	"1629-vllm-nixl-engine-id-mismatch-wrapped-uuid.log": {
-		"hard-wrap-80": "held out: cut at 80 columns, the unclassified lead holds only 'Runtim', the end of the worker line's first row, and not the RuntimeError's message",
-	},
-	"1639-vllm-api-router-engine-dead-error-wrapper-only.log": {
-		"hard-wrap-80": "held out: cut at 80 columns, the API server's traceback leads unclassified at its 'generator = await self.create_chat_completion(chat_req, raw_request)' frame and not under vllm-engine-dead",
-	},
 	"1644-vllm-dynamo-nixl-handshake-setup-failed-traceback.log": {
 		"loki-pipe": "held out: behind a log viewer's time column, the lead is unclassified without the 'NIXL transfer failure: handshake_setup_failed' line it reads as posted",
 	},
