@@ -52,6 +52,12 @@ func kubeFailureRow(l string) bool {
 		}
 		n++
 	}
+	if n == 2 && rest == "" && podUnscheduled(t) {
+		// describe's Conditions row of a pod the scheduler placed on
+		// no node: it stays Pending, with or without the events that
+		// say why (see podUnscheduled).
+		return true
+	}
 	for i := 0; i+1 < n && i < maxKubeColumns; i++ {
 		if cols[i] == "Warning" && kubeFailureReason(cols[i+1]) && (i+2 < n || rest != "") {
 			// An event: its type, its reason, then the columns that
@@ -64,6 +70,17 @@ func kubeFailureRow(l string) bool {
 	}
 	// get pods: NAME, READY (n/m), STATUS.
 	return n >= 4 && readyColumn(cols[1]) && kubeFailedState(cols[2])
+}
+
+// podUnscheduled reports whether t, a trimmed row, is describe's
+// Conditions row of a pod the scheduler placed on no node: "PodScheduled"
+// and "False" in padded columns. Such a pod stays Pending; the events, when
+// the output shows them, say why ("FailedScheduling ... 0/1 nodes are
+// available: 1 Insufficient nvidia.com/gpu."), and without them the row is
+// the only word of it.
+func podUnscheduled(t string) bool {
+	r, ok := strings.CutPrefix(t, "PodScheduled")
+	return ok && len(r) > 2 && r[0] == ' ' && r[1] == ' ' && strings.TrimSpace(r) == "False"
 }
 
 // The scheduler says why it placed a pod nowhere in one message, which
@@ -222,6 +239,37 @@ func kubeStateReasonFor(e *entry.Entry, matched string) string {
 func condIf(ok bool, s string) string {
 	if ok {
 		return s
+	}
+	return ""
+}
+
+// kubeExitOfState returns describe's "Exit Code:" line of the container
+// state whose reason line is reason, trimmed, when that reason says only
+// that the process exited ("Reason: Error"): the exit code says how
+// (137, a SIGKILL; 139, a segfault; 1, the program's own failure). ""
+// when reason is another or the state shows no exit code.
+func kubeExitOfState(e *entry.Entry, reason string) string {
+	r, ok := strings.CutPrefix(reason, "Reason:")
+	if !ok || strings.TrimSpace(r) != "Error" {
+		return ""
+	}
+	found := false
+	text := e.Text
+	for n := 0; text != "" && n < maxKubeLines; n++ {
+		var l string
+		l, text, _ = strings.Cut(text, "\n")
+		t := strings.TrimSpace(l)
+		switch {
+		case !found:
+			found = t == reason
+		case stateHeading(t):
+			return ""
+		default:
+			if c, ok := strings.CutPrefix(t, "Exit Code:"); ok {
+				c = strings.TrimSpace(c)
+				return condIf(c != "" && c != "0" && strings.Trim(c, "0123456789") == "", t)
+			}
+		}
 	}
 	return ""
 }

@@ -3,6 +3,8 @@ package analysis
 import (
 	"strings"
 	"testing"
+
+	"github.com/logmatch/logmatch/matcher"
 )
 
 // TestKubeFailureRow reads the rows of kubectl's output that report a
@@ -37,6 +39,11 @@ func TestKubeFailureRow(t *testing.T) {
 		"Warning  FailedToAttach widgets later":       true,
 		"Warning  Failedwidget x":                     false,
 		"ratio 1/2 Error 3 samples":                   false,
+		"  PodScheduled   False":                      true,
+		"  PodScheduled   False ":                     true,
+		"  PodScheduled   True":                       false,
+		"  Ready          False":                      false,
+		"PodScheduled False":                          false,
 	} {
 		if got := kubeFailureRow(l); got != want {
 			t.Errorf("kubeFailureRow(%q) = %v, want %v", l, got, want)
@@ -78,4 +85,43 @@ func FuzzKubeFailureRow(f *testing.F) {
 		}
 		_ = kubeFailureRow(l)
 	})
+}
+
+// TestPodUnscheduled alerts kubectl describe's Conditions row of a pod the
+// scheduler placed nowhere, with no events in sight (the NVIDIA device
+// plugin's and a Triton deployment's Pending pods asking nvidia.com/gpu),
+// at a warning's severity and as the consequence the scheduler's own
+// message leads when the events show it; a scheduled pod's row is silent.
+func TestPodUnscheduled(t *testing.T) {
+	for _, text := range []string{
+		"Conditions:\n  Type           Status\n  PodScheduled   False\nVolumes:\n  default-token-k95tg:\n",
+		"Conditions:\n  Type           Status\n  PodScheduled   False \n",
+	} {
+		var got []Diagnosis
+		an := New(emptyCatalog(t))
+		for _, e := range assembleAll(text) {
+			if d, ok := an.Analyze(&e); ok {
+				got = append(got, d)
+			}
+		}
+		if len(got) != 1 || got[0].Severity != "warning" || got[0].Role != "consequence" || !strings.Contains(got[0].Headline, "PodScheduled") {
+			t.Errorf("%q: got %+v", text, got)
+		}
+	}
+	an := New(emptyCatalog(t))
+	for _, e := range assembleAll("Conditions:\n  Type              Status\n  Initialized       True\n  Ready             True\n  ContainersReady   True\n  PodScheduled      True\n") {
+		if d, ok := an.Analyze(&e); ok {
+			t.Errorf("a scheduled pod's conditions alert: %q", d.Headline)
+		}
+	}
+}
+
+// emptyCatalog is a matcher of no record: what the analysis reads alone.
+func emptyCatalog(t *testing.T) *matcher.Matcher {
+	t.Helper()
+	m, err := matcher.Compile(nil, matcher.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
@@ -54,6 +55,32 @@ type Stream struct {
 	// see undefined.go), for the code error that later names what it
 	// should have defined. Reused memory, bounded by maxImported.
 	imported []byte
+	// probing says a probe's 503 answer was let pass as the server's
+	// start-up (probe.go), first at probeSince (zero when its line had
+	// no time); ready that a line said the server is ready since.
+	probing, ready bool
+	probeSince     time.Time
+	// box is the help box the stream is in (mpihelp.go).
+	box helpBox
+}
+
+// quietShape reads e, an entry decide found no failure in, as a line of a
+// shape that spans entries, each quiet alone: an MPI help box
+// (mpihelp.go). It fills d and reports true when
+// e completes one that is a failure; d's strings are then st's own, never
+// e's. Most entries cost the look at their first byte.
+func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
+	m := e.Message
+	if len(m) > 0 && (m[0] == ' ' || m[0] == '\t') {
+		m = strings.TrimLeft(m, " \t")
+	}
+	if m == "" {
+		return false
+	}
+	if c := m[0]; c == '-' || c == 'I' || st.box.open || e.Lines > 1 && strings.Contains(e.Raw, boxRule) {
+		return st.helpBoxAt(d, e)
+	}
+	return false
 }
 
 // maxThreadID bounds the glog thread id a Stream keeps.
@@ -66,6 +93,7 @@ const maxSaid = 300
 // e is a bare line (no header, no level, one line) that reads as an error.
 // It copies into reused memory: e may be lent.
 func (st *Stream) note(e *entry.Entry) {
+	st.noteReady(e)
 	st.infoThread = st.infoThread[:0]
 	if e.Native == entry.NativeGlog && e.Level == "INFO" {
 		if id := glogThread(e.Text); len(id) <= maxThreadID {
@@ -144,7 +172,13 @@ func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 func (a *Analyzer) analyzeStream(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 	a.prev = st
 	a.searchEntry(e)
-	return a.streamDecided(d, st, e, a.decide(d, e))
+	ok := a.decide(d, e)
+	if !ok && st != nil && a.quietShape(d, st, e) {
+		st.inDump = false
+		st.note(e)
+		return true
+	}
+	return a.streamDecided(d, st, e, ok)
 }
 
 // streamDecided is analyzeStream once AnalyzeInto said ok of e.
@@ -154,6 +188,13 @@ func (a *Analyzer) streamDecided(d *Diagnosis, st *Stream, e *entry.Entry, ok bo
 	}
 	if st == nil {
 		return ok
+	}
+	if ok && d.Cause == nil && d.Signal == SignalLevel && st.probeStarting(e) {
+		// A probe's 503 answer while the server starts (probe.go).
+		*d = Diagnosis{PatternErrors: d.PatternErrors}
+		st.inDump = false
+		st.note(e)
+		return false
 	}
 	if ok && d.Signal == SignalHang && pySpyThread(e) {
 		// py-spy prints one block per thread: the dump is one hang,
@@ -231,6 +272,10 @@ func (a *Analyzer) AnalyzeLentInto(d *Diagnosis, st *Stream, e *entry.Entry) boo
 		if st != nil {
 			st.inDump = false
 			st.note(e)
+			if a.quietShape(d, st, e) {
+				a.OwnLater(d, e)
+				return true
+			}
 		}
 		return false
 	}
@@ -355,6 +400,7 @@ func (a *Analyzer) AnalyzeLentLater(d *Diagnosis, st *Stream, e *entry.Entry) bo
 		if st != nil {
 			st.inDump = false
 			st.note(e)
+			return a.quietShape(d, st, e)
 		}
 		return false
 	}

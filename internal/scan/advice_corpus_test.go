@@ -89,6 +89,7 @@ var knownGenericAdvice = map[string]string{
 	// Held out (heldout-23): measured, not tuned to.
 	"1601-vllm-v1-workerproc-exception-capture-model-nvfp4-tp4-cut.log":                "held out: the worker's traceback is cut before its exception, so vllm-worker-exception's own steps (read the exception the traceback ends in) are all its incident carries",
 	"1604-vllm-v1-enginecore-failed-to-start-lmcache-nixl-decoder-config-cut.log":      "held out: the engine core's traceback is cut before its exception, so vllm-enginecore-failed-to-start's own steps (read the exception the traceback ends in) are all its incident carries",
+	"1628-k8s-triton-pod-pending-describe-no-events.log":                               "kubectl describe's 'PodScheduled   False' row alerts without the scheduler's message (the paste has no events), and no record or triage family reads a pod left unscheduled",
 	"1642-trtllm-auto-deploy-executor-init-all-gather-schema-backtick.log":             "held out: trtllm-executor-init-failed's steps point at the error after the colon, an operator's schema refusing five arguments, which no record names",
 	"1645-vllm-ascend-ray-worker-compile-or-warm-up-error-repeated-across-cluster.log": "held out: vLLM's 'Error executing method 'compile_or_warm_up_model'. This might cause deadlock in distributed execution.' cut after its first frame leads unclassified with no phase or component to advise from",
 }

@@ -416,8 +416,11 @@ var knownShapeMisses = map[string]map[string]string{
 	"1701-trtllm-gemma3-xqa-cubin-registry-remaining-buffer-size-assertion.log": under("cut at 120 columns, the break falls right after 'Assertion failed: remaining_buffer_size', so the record's '== 0' lands on the next line, which is not rejoined (nothing around the break tells a wrap inside an assertion's expression), and the TllmException leads unclassified", "hard-wrap-120", "hard-wrap-120-padded"),
 	"1702-vllm-v0-ray-fp8-quantization-capability-86.log":                       under("behind another Ray actor's prefix (sglang's engine, verl's WorkerDict, a SkyPilot worker) the Ray worker's own '(RayWorkerWrapper pid=N)' prefix is no longer the line's first, so nothing names vLLM and sglang's twin record for the same words leads", "ray", "ray-ip", "ray-ip-colour", "skypilot-worker"),
 	"1681-rocm-miopen-hiprtc-batchnorm-type-traits-not-found.log": {
-		"hard-wrap-100": "cut at 100 columns, the compiler's long path splits from its 'fatal error:' words, which alone on a line are not read as a failure, and MIOpen's level-less Error lines stay routine",
+		"hard-wrap-100": "cut at 100 columns, the compiler's long path splits from its 'fatal error:' words, which alone on a line are not read as a failure, so MIOpen's first Error line ('MIOpen: Error [Compile] ...'), the compile's status, leads",
 	},
+	// dev-17, right as posted since MIOpen's logger lines are read and
+	// one library's lines are one event.
+	"1680-rocm-miopen-comgr-isa-name-invalid-code-object-build-failed.log": under("cut at 80 or 100 columns, MIOpen's 156-column 'Error [SetIsaName]' line is split and its rest is not rejoined, so the lead, the right line, holds only its first piece and not the whole refused ISA name", "hard-wrap-80", "hard-wrap-100"),
 	"1683-horovod-mpirun-aws-ofi-nccl-open-av-invalid-argument.log": {
 		"hard-wrap-80": "cut at 80 columns, the OFI plugin's WARN line splits after mpirun's prefix and NCCL's native prefix, and its failure words on the next line are not read as a failure",
 		"html-escaped": "with mpirun's '<stdout>' escaped to '&lt;stdout&gt;', the prefix is not stripped, so the lead's text keeps it and the cause text is matched only in part",
