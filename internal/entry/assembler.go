@@ -1331,6 +1331,13 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		if p.format == FormatDynamo && strings.HasSuffix(p.msg, "standard error output:") {
 			p.relay = relayStderr // TGI's launcher relaying a shard's stderr
 		}
+	case c.native && c.n.glued:
+		// Another writer's output glued in front: a wrapper's part.
+		a.begin(l, c.s[c.n.msg:], c.prefix+c.s[:c.n.msg], kindNative)
+		p.format = FormatNative
+		p.level = normLevel(c.n.level)
+		p.native = c.n.kind
+		p.st = stNative
 	case c.native:
 		a.begin(l, c.s, c.prefix, kindNative)
 		p.format = FormatNative

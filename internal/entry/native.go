@@ -43,6 +43,10 @@ type native struct {
 	// which names where the line was logged, not what failed. 0 keeps
 	// the whole line.
 	msg int
+	// glued: what comes before msg is another writer's output that ran
+	// into the line without its newline (gluedGGUFAt): the entry's text
+	// leaves it out, as a wrapper.
+	glued bool
 }
 
 // parseNative recognises the first line of a native block on a line whose
@@ -136,6 +140,11 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	}
 	if lvl, ok := parseDiagnosticLine(s); ok {
 		return native{kind: NativeDiagnostic, level: lvl, soft: true}, true
+	}
+	if i := gluedGGUFAt(s); i > 0 {
+		if lvl, ok := parseDiagnosticLine(s[i:]); ok {
+			return native{kind: NativeDiagnostic, level: lvl, soft: true, msg: i, glued: true}, true
+		}
 	}
 	return native{}, false
 }
