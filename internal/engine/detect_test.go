@@ -441,13 +441,15 @@ var otherEngine = map[string]string{
 	"1645-vllm-ascend-ray-worker-compile-or-warm-up-error-repeated-across-cluster.log":        VLLM,
 	"1646-benign-dynamo-trtllm-worker-start-live-503-nixl-init.log":                           TRTLLM,
 	"1701-trtllm-gemma3-xqa-cubin-registry-remaining-buffer-size-assertion.log":               TRTLLM,
-	"1702-vllm-v0-ray-fp8-quantization-capability-86.log":                                     VLLM,
-	"1703-vllm-enginecore-worker-failed-lora-rank-32-max-16.log":                              VLLM,
-	"1705-vllm-v0-mq-engine-ray-no-gpus-on-driver-node.log":                                   VLLM,
-	"1706-vllm-v1-worker-proc-died-unexpectedly-tp8-parent-exited.log":                        VLLM,
-	"1708-benign-vllm-v0-custom-allreduce-pcie-only-warnings-shm-handle.log":                  VLLM,
-	"1709-benign-vllm-api-server-generation-config-override-routes.log":                       VLLM,
-	"1710-benign-nim-trtllm-engine-plan-across-devices-warning-json-lines.log":                TRTLLM,
+	// dev-18: Triton's TensorRT-LLM model status table.
+	"1810-triton-trtllm-status-table-cell-cut-mid-word-mpisize.log":            TRTLLM,
+	"1702-vllm-v0-ray-fp8-quantization-capability-86.log":                      VLLM,
+	"1703-vllm-enginecore-worker-failed-lora-rank-32-max-16.log":               VLLM,
+	"1705-vllm-v0-mq-engine-ray-no-gpus-on-driver-node.log":                    VLLM,
+	"1706-vllm-v1-worker-proc-died-unexpectedly-tp8-parent-exited.log":         VLLM,
+	"1708-benign-vllm-v0-custom-allreduce-pcie-only-warnings-shm-handle.log":   VLLM,
+	"1709-benign-vllm-api-server-generation-config-override-routes.log":        VLLM,
+	"1710-benign-nim-trtllm-engine-plan-across-devices-warning-json-lines.log": TRTLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

@@ -49,6 +49,12 @@ func TestGluedGGUFLine(t *testing.T) {
 			"gguf_init_from_file: failed to open GGUF file 'Kimi-K2-Instruct-BF16-384x14B-Q2_K_S-00002-of-00013.gguf'", "Loading model"},
 		{"Loading modelgguf_init_from_file: failed to open GGUF file '/home/user/models/ggml-org/gemma-3-12b-it-qat-q4_0.gguf'",
 			"gguf_init_from_file: failed to open GGUF file '/home/user/models/ggml-org/gemma-3-12b-it-qat-q4_0.gguf'", "Loading model"},
+		// Behind moreutils' ts, the spinner's word and the glued name
+		// are no syslog host and program; a syslog line's program is.
+		{"Nov 06 02:10:00 Loading modelgguf_init_from_file: failed to open GGUF file 'Kimi-K2-Instruct-BF16-384x14B-Q2_K_S-00002-of-00013.gguf'",
+			"gguf_init_from_file: failed to open GGUF file 'Kimi-K2-Instruct-BF16-384x14B-Q2_K_S-00002-of-00013.gguf'", "Nov 06 02:10:00 Loading model"},
+		{"Nov  6 02:10:00 gpu-node-3 llama-server[2741]: gguf_init_from_file: failed to open GGUF file 'x.gguf'",
+			"gguf_init_from_file: failed to open GGUF file 'x.gguf'", "Nov  6 02:10:00 gpu-node-3 llama-server[2741]: "},
 		{"Loading modelgguf_init_from_file: GGUFv1 is deprecated. please update if possible.", "", ""},
 		{"the loader called gguf_init_from_file: failed to open GGUF file 'x.gguf'", "", ""},
 		{"llama_gguf_init_from_file: failed to open GGUF file 'x.gguf'", "", ""},

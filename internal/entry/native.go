@@ -45,7 +45,8 @@ type native struct {
 	msg int
 	// glued: what comes before msg is another writer's output that ran
 	// into the line without its newline (gluedGGUFAt): the entry's text
-	// leaves it out, as a wrapper.
+	// leaves it out, as a wrapper. Such a line is no soft one: a line
+	// another writer's text ran into is no wrap's rest.
 	glued bool
 }
 
@@ -143,7 +144,7 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	}
 	if i := gluedGGUFAt(s); i > 0 {
 		if lvl, ok := parseDiagnosticLine(s[i:]); ok {
-			return native{kind: NativeDiagnostic, level: lvl, soft: true, msg: i, glued: true}, true
+			return native{kind: NativeDiagnostic, level: lvl, msg: i, glued: true}, true
 		}
 	}
 	return native{}, false

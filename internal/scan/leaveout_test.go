@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 937,
-	detected: 894,
-	cause:    815,
+	excerpts: 939,
+	detected: 896,
+	cause:    817,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
