@@ -701,10 +701,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		}
 	}
 	if shown := len(l.Text) + l.Framing; p.table.width > 0 && len(c.s) < p.table.width && c.s[len(c.s)-1] != '|' &&
-		(isTerminalWidth(shown) || shown == a.width.width || a.padded && isTerminalWidth(a.pad.width)) && a.spacing.real(p.blanks) == 0 {
+		(isTerminalWidth(shown) || shown == a.width.width || a.padded && isTerminalWidth(a.pad.width) || shown >= minFoldPiece && endsInFoldSpace(c.s)) &&
+		a.spacing.real(p.blanks) == 0 {
 		// Its first piece, cut at a terminal's width (the rest
 		// follows); on a terminal that pads its rows, a piece that
-		// ended in the cell's padding lost it with the row's.
+		// ended in the cell's padding lost it with the row's; or a
+		// word wrap's (fold -s), ending in the space it broke at.
 		if text, sep, ok := p.table.continuesPiece(c.s); ok {
 			return a.joinTablePiece(l, c, text, sep)
 		}
