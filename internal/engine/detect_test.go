@@ -477,6 +477,8 @@ var otherEngine = map[string]string{
 	"1708-benign-vllm-v0-custom-allreduce-pcie-only-warnings-shm-handle.log":         VLLM,
 	"1709-benign-vllm-api-server-generation-config-override-routes.log":              VLLM,
 	"1710-benign-nim-trtllm-engine-plan-across-devices-warning-json-lines.log":       TRTLLM,
+	// dev-18: Triton's TensorRT-LLM model status table.
+	"1810-triton-trtllm-status-table-cell-cut-mid-word-mpisize.log": TRTLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

@@ -877,11 +877,52 @@ func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) b
 		p.cutBytes += cut
 		return true
 	}
-	if !same || !a.recordContinues(content) && !(len(l.Text)+l.Framing >= minWrapWidth && isCutTracebackHeader(content)) {
+	if !same || !a.recordContinues(content) && !(len(l.Text)+l.Framing >= minWrapWidth &&
+		(isCutTracebackHeader(content) || inFrames(p.st) && isCutTypeStart(content))) {
 		return false
 	}
 	a.take(l, content, cut)
 	return true
+}
+
+// inFrames reports whether st is a traceback's frames section, before its
+// exception line.
+func inFrames(st state) bool {
+	ph := statePhase[st]
+	return ph == phFrames || ph == phFrame
+}
+
+// isCutTypeStart reports whether s, a line of a record's traceback after
+// its frames, a terminal cut as long as its width, can be the start of
+// the exception line its rest goes on with: a dotted name alone
+// ("vllm.v1.engine.excepti", whose rest is "ons.EngineDeadError: ...",
+// isDottedTypeCut), or the start of a built-in exception's name
+// ("Runtim"). The traceback takes it, and its rest joins it.
+func isCutTypeStart(s string) bool {
+	if len(s) < 3 || len(s) > maxCutType || !isLetter(s[0]) || s[len(s)-1] == '.' {
+		return false
+	}
+	dotted := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.':
+			if s[i-1] == '.' {
+				return false
+			}
+			dotted = true
+		case !isWordByte(c):
+			return false
+		}
+	}
+	if dotted {
+		return true
+	}
+	for name := range builtinExceptions {
+		if len(s) < len(name) && strings.HasPrefix(name, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // panicRecordContinues decides whether the header line c continues the
@@ -929,6 +970,13 @@ func (a *Assembler) recordContinues(s string) bool {
 		}
 		// The exception's message, printed over several lines.
 		return p.st == stException && !afterBlank && cls == lcOther
+	}
+	if afterBlank && cls == lcTraceback && a.kept.count() == 1 && p.blanks-p.recBlanks == 1 {
+		// The traceback logger.exception appends, behind the record's
+		// header repeated, one blank line after the record's message:
+		// a paste that doubles its spacing, before the stream shows
+		// it does.
+		return true
 	}
 	if afterBlank {
 		return false
@@ -1283,6 +1331,13 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		if p.format == FormatDynamo && strings.HasSuffix(p.msg, "standard error output:") {
 			p.relay = relayStderr // TGI's launcher relaying a shard's stderr
 		}
+	case c.native && c.n.glued:
+		// Another writer's output glued in front: a wrapper's part.
+		a.begin(l, c.s[c.n.msg:], c.prefix+c.s[:c.n.msg], kindNative)
+		p.format = FormatNative
+		p.level = normLevel(c.n.level)
+		p.native = c.n.kind
+		p.st = stNative
 	case c.native:
 		a.begin(l, c.s, c.prefix, kindNative)
 		p.format = FormatNative

@@ -543,6 +543,12 @@ func TestDoubleSpacedStream(t *testing.T) {
 		// one blank line after the last: a record's traceback right after
 		// another writer's line.
 		"[2025-05-03 23:03:33] Received sigquit from a child process. It usually means the child failed.\n2025-05-03 23:03:33,244 xinference.core.worker 141 ERROR    Failed to load model m-0\nTraceback (most recent call last):\n  File \"/x/worker.py\", line 1135, in launch_builtin_model\n    await model_ref.load()\nRuntimeError: failed\n[2025-05-03 23:03:34] next",
+		// A record whose lines each repeat its header, the traceback
+		// logger.exception appends on the second: one blank line
+		// after its message before the stream is told double-spaced
+		// (vllm-project/vllm#39788, OpenRLHF/OpenRLHF#536).
+		"(Worker_TP2 pid=99) ERROR 04-09 20:31:10 [multiproc_executor.py:949] WorkerProc hit an exception.\n(Worker_TP2 pid=99) ERROR 04-09 20:31:10 [multiproc_executor.py:949] Traceback (most recent call last):\n(Worker_TP2 pid=99) ERROR 04-09 20:31:10 [multiproc_executor.py:949]   File \"/usr/local/lib/python3.12/dist-packages/vllm/v1/executor/multiproc_executor.py\", line 944, in worker_busy_loop\n(Worker_TP2 pid=99) ERROR 04-09 20:31:10 [multiproc_executor.py:949]     output = func(*args, **kwargs)",
+		"(LLMRayActor pid=43469) ERROR 11-28 02:28:01 worker_base.py:466] Error executing method update_weight. This might cause deadlock in distributed execution.\n(LLMRayActor pid=43469) ERROR 11-28 02:28:01 worker_base.py:466] Traceback (most recent call last):\n(LLMRayActor pid=43469) ERROR 11-28 02:28:01 worker_base.py:466]   File \"/home/jianh/.local/lib/python3.10/site-packages/vllm/worker/worker_base.py\", line 458, in execute_method\n(LLMRayActor pid=43469) ERROR 11-28 02:28:01 worker_base.py:466]     return executor(*args, **kwargs)",
 		"Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n    f()\nValueError: first\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n    g()\nKeyError: 'second'\nafter",
 	} {
 		want := assemble(t, Options{}, in)

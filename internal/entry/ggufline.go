@@ -45,3 +45,20 @@ func ggufReaderFailure(prog, msg string) bool {
 	}
 	return false
 }
+
+// maxGluedAt bounds where gluedGGUFAt looks for the reader's name.
+const maxGluedAt = 64
+
+// gluedGGUFAt returns where the GGUF reader's line starts in s when
+// another writer's output without its newline runs into it: a
+// progress message or a spinner's text printed to the terminal, then the
+// reader's diagnostic on stderr ("Loading modelgguf_init_from_file:
+// failed to open GGUF file '...'", llama-run). The name follows a
+// letter, with no space between; 0 when s holds no such line.
+func gluedGGUFAt(s string) int {
+	i := strings.Index(s[:min(len(s), maxGluedAt+len(ggufReaderPrefix))], ggufReaderPrefix)
+	if i <= 0 || !isLetter(s[i-1]) {
+		return 0
+	}
+	return i
+}

@@ -43,6 +43,11 @@ type native struct {
 	// which names where the line was logged, not what failed. 0 keeps
 	// the whole line.
 	msg int
+	// glued: what comes before msg is another writer's output that ran
+	// into the line without its newline (gluedGGUFAt): the entry's text
+	// leaves it out, as a wrapper. Such a line is no soft one: a line
+	// another writer's text ran into is no wrap's rest.
+	glued bool
 }
 
 // parseNative recognises the first line of a native block on a line whose
@@ -137,6 +142,11 @@ func parseNative(s string, ref time.Time, loc *time.Location) (native, bool) {
 	if lvl, ok := parseDiagnosticLine(s); ok {
 		return native{kind: NativeDiagnostic, level: lvl, soft: true}, true
 	}
+	if i := gluedGGUFAt(s); i > 0 {
+		if lvl, ok := parseDiagnosticLine(s[i:]); ok {
+			return native{kind: NativeDiagnostic, level: lvl, msg: i, glued: true}, true
+		}
+	}
 	return native{}, false
 }
 
@@ -168,6 +178,12 @@ func nativeContinues(kind, s string, afterBlank bool) bool {
 			strings.HasPrefix(s, "Stack (most recent call first):")
 	case NativeTerminate, NativeC10d:
 		if strings.HasPrefix(s, "Exception raised from ") || strings.HasPrefix(s, "frame #") {
+			return true
+		}
+		if kind == NativeTerminate && strings.HasPrefix(strings.TrimLeft(s, " "), "what():") {
+			// The exception's what() after terminate's line, whatever
+			// blank lines a paste put between them: no other line
+			// opens so.
 			return true
 		}
 		// c10's CUDA errors end their what() text with torch's epilogue.

@@ -190,7 +190,9 @@ func TestNativeContinues(t *testing.T) {
 		{"terminate what", NativeTerminate, "  what():  [PG 3 Rank 5] Process group watchdog thread terminated", false, true},
 		{"terminate exception raised from", NativeTerminate, "Exception raised from checkTimeout at ../ProcessGroupNCCL.cpp:609 (most recent call first):", false, true},
 		{"terminate frame after blank", NativeTerminate, "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96", true, true},
-		{"terminate indented after blank", NativeTerminate, "  what():  x", true, false},
+		{"terminate indented after blank", NativeTerminate, "  x = f(y)", true, false},
+		{"terminate what after blank", NativeTerminate, "  what():  x", true, true},
+		{"c10d what after blank", NativeC10d, "  what():  x", true, false},
 		{"c10d frames", NativeC10d, "frame #3: <unknown function> + 0x1", false, true},
 		{"cuda assert repeats", NativeCUDAAssert, "a.cu:92: operator(): block: [0,0,0], thread: [5,0,0] Assertion `x` failed.", false, true},
 		{"cuda assert ends at python", NativeCUDAAssert, "RuntimeError: CUDA error: device-side assert triggered", false, false},
@@ -329,6 +331,27 @@ collect2: error: ld returned 1 exit status
 			want: []view{
 				{"1-3", FormatNone, "", "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.", ""},
 				{"4-6", FormatNone, "", "Traceback (most recent call last):", "RuntimeError: NCCL communicator was aborted on rank 3."},
+			},
+		},
+		{
+			// terminate's what() one blank line after it, as a paste
+			// that doubles its spacing puts it before the stream
+			// shows it does (NVIDIA/TensorRT-LLM#1826,
+			// flashinfer-ai/flashinfer#528).
+			name: "terminate's what() after a blank line",
+			in: "terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'\n" +
+				"\n" +
+				"  what():  [TensorRT-LLM][ERROR] Assertion failed: Failed: MPI error /home/jenkins/agent/workspace/LLM/main/L0_PostMerge/tensorrt_llm/cpp/tensorrt_llm/common/mpiUtils.cpp:211 '6'\n" +
+				"\n" +
+				"terminate called after throwing an instance of 'std::invalid_argument'\n" +
+				"\n" +
+				"  what():  FlashInfer Internal Error: Invalid configuration : num_frags_x=1 num_frags_y=14 num_frags_z=4 num_warps_x=4 num_warps_z=1\n" +
+				"\n" +
+				"Aborted (core dumped)",
+			want: []view{
+				{"1-4", FormatNative, NativeTerminate, "terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'", ""},
+				{"5-8", FormatNative, NativeTerminate, "terminate called after throwing an instance of 'std::invalid_argument'", ""},
+				{"9-9", FormatNative, NativeShell, "Aborted (core dumped)", ""},
 			},
 		},
 		{

@@ -61,6 +61,9 @@ func TestTableRowJoin(t *testing.T) {
 			"| tensorrt_llm   | 1       | UNAVAILABLE: Internal: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp (/app/tensorrt_llm/cpp/tensorrt_llm/runtime/worldConfig.cpp:80) |",
 			"|                |         | 3       0x7f06d283e9e2 /opt/tritonserver/backends/tensorrtllm/libtriton_tensorrtllm.so(+0x569e2) [0x7f06d283e9e2] |",
 		}},
+		{"folded at 100 columns (fold -s)", foldText(tritonStatusWordWrap, 100), true, []string{
+			"| tensorrt_llm   | 1       | UNAVAILABLE: Internal: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp (/app/tensorrt_llm/cpp/tensorrt_llm/runtime/worldConfig.cpp:80) |",
+		}},
 		// Near misses. Rows whose first cell holds text are rows of
 		// their own (triton-inference-server/server#5197).
 		{"rows of their own", "" +

@@ -454,15 +454,34 @@ func indexTupleLen(s string) int {
 // of a class's camel-case name; a capitalised name after a module's
 // lower-case one ("model.safetensors" and "ValueError: ...") is a line of
 // its own.
+//
+// An undotted type is read so too when it is one of Python's built-in
+// exceptions, or when the cut falls between two lower-case letters
+// ("...[nixl_connector.py:815] Runtim" and "eError: Remote NIXL agent
+// ..."): a capitalised word at a line's end and "Error: ..." on the next
+// line are two lines as often.
 func isDottedTypeCut(tok, rest string) bool {
-	if tok == "" || rest == "" || strings.IndexByte(tok, '.') < 0 || strings.IndexByte(tok, ':') >= 0 || len(tok) > maxCutType {
+	if tok == "" || rest == "" || strings.IndexByte(tok, ':') >= 0 || len(tok) > maxCutType {
 		return false
 	}
 	p, n := tok[len(tok)-1], rest[0]
+	dotted := strings.IndexByte(tok, '.') >= 0
 	class := tok[strings.LastIndexByte(tok, '.')+1:] // the name being cut
+	builtin := false
+	if !dotted {
+		w := strings.TrimSuffix(firstWord(rest), ":")
+		if !isUpper(tok[0]) || strings.IndexByte(w, '.') >= 0 {
+			// (An undotted word before a dotted name is a word of
+			// prose: "... from None" and "json.decoder.JSONDecodeError:
+			// ...".)
+			return false
+		}
+		builtin = BuiltinException(tok + w)
+	}
 	switch {
-	case isLower(p) && isLower(n), isUpper(p) && isUpper(n), isDigit(p) && isDigit(n):
-	case isLower(p) && isUpper(n) && class != "" && isUpper(class[0]):
+	case isLower(p) && isLower(n):
+	case (isUpper(p) && isUpper(n) || isDigit(p) && isDigit(n)) && (dotted || builtin):
+	case isLower(p) && isUpper(n) && class != "" && isUpper(class[0]) && (dotted || builtin):
 		// A class's camel-case name cut between two of its words
 		// ("torch.distributed.Dist" and "BackendError: ...").
 	default:
@@ -682,10 +701,12 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		}
 	}
 	if shown := len(l.Text) + l.Framing; p.table.width > 0 && len(c.s) < p.table.width && c.s[len(c.s)-1] != '|' &&
-		(isTerminalWidth(shown) || shown == a.width.width || a.padded && isTerminalWidth(a.pad.width)) && a.spacing.real(p.blanks) == 0 {
+		(isTerminalWidth(shown) || shown == a.width.width || a.padded && isTerminalWidth(a.pad.width) || shown >= minFoldPiece && endsInFoldSpace(c.s)) &&
+		a.spacing.real(p.blanks) == 0 {
 		// Its first piece, cut at a terminal's width (the rest
 		// follows); on a terminal that pads its rows, a piece that
-		// ended in the cell's padding lost it with the row's.
+		// ended in the cell's padding lost it with the row's; or a
+		// word wrap's (fold -s), ending in the space it broke at.
 		if text, sep, ok := p.table.continuesPiece(c.s); ok {
 			return a.joinTablePiece(l, c, text, sep)
 		}
@@ -773,11 +794,13 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// line, broken at the space before the parenthesis.
 		return a.joinSep(l, c, " ")
 	}
-	if last := a.kept.last(); a.spacing.real(p.blanks) == 0 && a.kept.count() == 1 && p.kind == kindRaw && isStatusRest(last, c.s) {
+	if last := a.kept.last(); (a.spacing.real(p.blanks) == 0 || p.blanks == 1) && a.kept.count() == 1 && p.kind == kindRaw && isStatusRest(last, c.s) {
 		// A runtime's status and its text, which it prints on one line
 		// ("HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a
 		// hardware exception. code: 0x1016"), split by a person after
-		// the status's colon and before the code.
+		// the status's colon and before the code; one blank line apart
+		// in a paste that doubles its spacing, where the excerpt's own
+		// blank lines keep the stream from being told so.
 		return a.joinSep(l, c, " ")
 	}
 	if last := a.kept.last(); a.spacedRest() && a.kept.count() == 1 && p.bareType != "" && !p.hasTB &&
@@ -977,6 +1000,12 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		}
 	} else {
 		a.noteBare(joined)
+		if p.bareType == "" && p.kind == kindHeader && a.kept.count() == 1 {
+			// A record whose message is the exception line the cut
+			// fell inside ("...[nixl_connector.py:815] Runtim" and
+			// "eError: ..."): the message whole.
+			a.noteBare(p.msg)
+		}
 	}
 	if p.kind == kindNative && p.native == NativeRustPanic && a.kept.count() == 1 {
 		// A panic's first line made whole: its state is the whole

@@ -640,11 +640,13 @@ func syslogPrefixLen(s string) int {
 			return 0
 		}
 		i = j + 1
-	} else if isMessageWord(s[t:i]) || isExceptionTypeColon(s[t:i+1]) {
+	} else if isMessageWord(s[t:i]) || isExceptionTypeColon(s[t:i+1]) || gluedGGUFAt(s[t:i]) > 0 {
 		// "Assertion failed: ...", "rocBLAS error: ..." after a time
 		// alone (moreutils' ts): a message's words, no host and tag;
 		// nor is an exception's type a program ("host ImportError:
-		// ...", a quoted line's words).
+		// ...", a quoted line's words), nor the GGUF reader's name
+		// another writer's text ran into ("Loading
+		// modelgguf_init_from_file: ...", gluedGGUFAt).
 		return 0
 	}
 	if i >= len(s) || s[i] != ':' {

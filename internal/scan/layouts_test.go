@@ -159,10 +159,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"1314-tgi-sharded-falcon-flash-attn-masks-error-804.log": {
 		"fold-s-100": "folded at 100 columns, torch's CUDA-initialization warning splits 'Error 804: forward compatibility was attempted on non supported HW' over two lines, so cuda-driver-mismatch reads no line and the shard's NotImplementedError leads alone",
 	},
-	// heldout-23 (development since heldout-24), after the table-row rejoin.
-	"1641-triton-trtllm-model-status-table-mpisize-assertion-split-rows.log": {
-		"fold-s-100": "folded at 100 columns, the status table's rows are cut again inside their cells, so the row with 'Assertion failed:' and the asserted expression's row are not rejoined and the lead is the table row, unclassified",
-	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read

@@ -425,11 +425,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80": "cut at 80 columns, the OFI plugin's WARN line splits after mpirun's prefix and NCCL's native prefix, and its failure words on the next line are not read as a failure",
 		"html-escaped": "with mpirun's '<stdout>' escaped to '&lt;stdout&gt;', the prefix is not stripped, so the lead's text keeps it and the cause text is matched only in part",
 	},
-	// dev-13, right as posted since the HSA fault's status line is read
-	// without ROCclr's callback words.
-	"1161-vllm-rocm-hsa-exception-rewrapped.log": {
-		"double-spaced": "the excerpt already has blank lines between its blocks, so with a blank line after every line the status name ('HSA_STATUS_ERROR_EXCEPTION:') is no longer rejoined with its description on the next line, and the sticky 'unspecified launch failure' after it leads",
-	},
 	// heldout-12, right as posted since a column console's layout is
 	// read (richlayout.go).
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
@@ -455,18 +450,9 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80":  "held out: cut at 80 columns, the 126-column panic message is split into continuations that are not rejoined, so the unclassified lead under the panic header no longer holds the whole 'Failed to import python 'vllm' module. ...' line",
 	},
 	// heldout-23 (development since heldout-24): measured blind, not tuned to.
-	"1601-vllm-v1-workerproc-exception-capture-model-nvfp4-tp4-cut.log": {
-		"double-spaced": "held out: with a blank line after every line, the cut traceback leads unclassified at its last frame ('cuda_graph_memory_bytes = self.model_runner.capture_model()') and not under vllm-worker-exception's 'WorkerProc hit an exception.'",
-	},
-	"1603-trtllm-allreduce-plugin-init-tllm-exception-mpi-error.log": {
-		"double-spaced": "held out: with a blank line after every line, 'terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'' leads unclassified without its what() line, which holds 'Assertion failed: Failed: MPI error'",
-	},
 	"1620-scalellm-compose-entrypoint-killed-exit-137.log": under("held out: behind a numbered prefix, the Compose line is read from its own '28: ' on ('28:     7 Killed ...'), without the script's 'line', so it leads unclassified and not under process-killed-sigkill", "srun-label", "srun-label-padded", "grep-n", "editor-numbers"),
 	"1625-sglang-pp-scheduler-exception-after-sigquit-backtick.log": {
 		"srun-label-padded": "held out: behind srun's padded task label, the backtick-opened 'Received sigquit from a child process' line leads under received-sigquit-from-child rather than the scheduler's exception traceback after it",
-	},
-	"1639-vllm-api-router-engine-dead-error-wrapper-only.log": {
-		"hard-wrap-80": "held out: cut at 80 columns, the API server's traceback leads unclassified at its 'generator = await self.create_chat_completion(chat_req, raw_request)' frame and not under vllm-engine-dead",
 	},
 	"1644-vllm-dynamo-nixl-handshake-setup-failed-traceback.log": {
 		"loki-pipe": "held out: behind a log viewer's time column, the lead is unclassified without the 'NIXL transfer failure: handshake_setup_failed' line it reads as posted",
