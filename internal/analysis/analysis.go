@@ -320,7 +320,13 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		// when that is in sight, which then leads; alone it is
 		// alerted as the exception it carries.
 		exc := carriedLink(e, s.spans)
-		if vagueWrapper(exc) {
+		if exc != nil && a.readsLine(cause.Record.ID, FirstLine(ExceptionLine(exc))) {
+			// The record read its header line first, and it reads the
+			// exception carried too ("AsyncLLM output_handler failed."
+			// over EngineDeadError): the exception is the record's own
+			// failure, not one no record covers, and the record leads.
+			exc = nil
+		} else if vagueWrapper(exc) {
 			// The exception carried only says it failed: its chain's
 			// root, when no record reads it, says why; else the line
 			// the record read says more.
@@ -815,6 +821,24 @@ func carriedLink(e *entry.Entry, spans []span) *entry.Exception {
 		}
 	}
 	return exc
+}
+
+// readsLine reports whether the record with id matches line by itself. A
+// record is matched once in an entry, at its first line; this asks of a
+// later line of the same entry. It runs only on entries that only
+// consequence records matched.
+func (a *Analyzer) readsLine(id, line string) bool {
+	if line == "" {
+		return false
+	}
+	hits, perrs := a.m.AppendMatch(nil, nil, &matcher.Subject{Text: line, ExceptionTypes: a.types})
+	a.perrs = append(a.perrs, perrs...)
+	for i := range hits {
+		if hits[i].Record.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // ExceptionLine is an exception as its traceback prints it: "Type: message",

@@ -128,3 +128,52 @@ func splitLines(s string) []string {
 	}
 	return out
 }
+
+// TestAConsequenceRecordReadingItsOwnExceptionLeads: a consequence record
+// is matched once in an entry, at its first line. When the same record
+// also reads the exception the header's traceback carries (vLLM's
+// "AsyncLLM output_handler failed." over its EngineDeadError), the
+// exception is that record's failure, and the record leads, classified,
+// rather than the exception unclassified with the record as context. A
+// carried exception the record does not read still leads unclassified.
+func TestAConsequenceRecordReadingItsOwnExceptionLeads(t *testing.T) {
+	m, _ := matcher.Compile([]patterns.Record{
+		{ID: "engine-dead", Slug: "engine-dead", MessagePattern: `EngineDeadError\b|AsyncLLM output_handler failed\b|\bMQLLMEngine is already dead\b`,
+			Severity: patterns.SeverityError, Role: patterns.RoleConsequence, Solutions: []string{"find the engine's own error"}},
+	}, matcher.Options{})
+	tb := func(prefix, header, exc string) string {
+		lines := []string{header, "Traceback (most recent call last):",
+			`  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/async_llm.py", line 660, in output_handler`,
+			"    outputs = await engine_core.get_output_async()",
+			`  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core_client.py", line 1061, in get_output_async`,
+			"    raise self._format_exception(outputs) from None", exc}
+		out := ""
+		for _, l := range lines {
+			out += prefix + l + "\n"
+		}
+		return out
+	}
+	const dead = "vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause."
+	for _, tt := range []struct {
+		name, text string
+		want       diagnosis
+	}{
+		{"vLLM V1's output handler over its EngineDeadError",
+			tb("ERROR 06-19 14:45:12 [async_llm.py:704] ", "AsyncLLM output_handler failed.", dead),
+			diagnosis{slug: "engine-dead", role: patterns.RoleConsequence, signal: "record", exc: "vllm.v1.engine.exceptions.EngineDeadError",
+				severity: patterns.SeverityError, headline: "AsyncLLM output_handler failed."}},
+		{"the same behind the API server's process prefix",
+			tb("(APIServer pid=1) ERROR 06-19 14:45:12 [async_llm.py:704] ", "AsyncLLM output_handler failed.", dead),
+			diagnosis{slug: "engine-dead", role: patterns.RoleConsequence, signal: "record", exc: "vllm.v1.engine.exceptions.EngineDeadError",
+				severity: patterns.SeverityError, headline: "AsyncLLM output_handler failed."}},
+		{"an exception the record does not read leads unclassified",
+			tb("ERROR 06-19 14:45:12 [async_llm.py:704] ", "AsyncLLM output_handler failed.", "KeyError: 'request_id'"),
+			diagnosis{role: patterns.RoleConsequence, signal: "exception", exc: "KeyError", context: []string{"engine-dead"},
+				severity: patterns.SeverityError, headline: "KeyError: 'request_id'"}},
+	} {
+		ds, _ := analyzeAll(t, m, tt.text)
+		if len(ds) != 1 || !equal(ds[0], tt.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, ds, tt.want)
+		}
+	}
+}
