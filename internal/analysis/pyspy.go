@@ -60,6 +60,27 @@ type Stream struct {
 	// no time); ready that a line said the server is ready since.
 	probing, ready bool
 	probeSince     time.Time
+	// box is the help box the stream is in (mpihelp.go).
+	box helpBox
+}
+
+// quietShape reads e, an entry decide found no failure in, as a line of a
+// shape that spans entries, each quiet alone: an MPI help box
+// (mpihelp.go). It fills d and reports true when
+// e completes one that is a failure; d's strings are then st's own, never
+// e's. Most entries cost the look at their first byte.
+func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
+	m := e.Message
+	if len(m) > 0 && (m[0] == ' ' || m[0] == '\t') {
+		m = strings.TrimLeft(m, " \t")
+	}
+	if m == "" {
+		return false
+	}
+	if c := m[0]; c == '-' || c == 'I' || st.box.open || e.Lines > 1 && strings.Contains(e.Raw, boxRule) {
+		return st.helpBoxAt(d, e)
+	}
+	return false
 }
 
 // maxThreadID bounds the glog thread id a Stream keeps.
@@ -151,7 +172,13 @@ func (a *Analyzer) AnalyzeStream(st *Stream, e *entry.Entry) (Diagnosis, bool) {
 func (a *Analyzer) analyzeStream(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 	a.prev = st
 	a.searchEntry(e)
-	return a.streamDecided(d, st, e, a.decide(d, e))
+	ok := a.decide(d, e)
+	if !ok && st != nil && a.quietShape(d, st, e) {
+		st.inDump = false
+		st.note(e)
+		return true
+	}
+	return a.streamDecided(d, st, e, ok)
 }
 
 // streamDecided is analyzeStream once AnalyzeInto said ok of e.
@@ -245,6 +272,10 @@ func (a *Analyzer) AnalyzeLentInto(d *Diagnosis, st *Stream, e *entry.Entry) boo
 		if st != nil {
 			st.inDump = false
 			st.note(e)
+			if a.quietShape(d, st, e) {
+				a.OwnLater(d, e)
+				return true
+			}
 		}
 		return false
 	}
@@ -369,6 +400,7 @@ func (a *Analyzer) AnalyzeLentLater(d *Diagnosis, st *Stream, e *entry.Entry) bo
 		if st != nil {
 			st.inDump = false
 			st.note(e)
+			return a.quietShape(d, st, e)
 		}
 		return false
 	}
