@@ -94,7 +94,42 @@ func crashBanner(l string) bool {
 		// A handler's exclamation banner.
 		return true
 	}
+	if r, ok := gdbStopReport(w); ok {
+		return caughtCrash(r)
+	}
 	return caughtCrash(w)
+}
+
+// gdbStopReport returns, from "received", gdb's report that the program
+// it runs stopped on a signal: "Program received signal SIGSEGV,
+// Segmentation fault.", `Thread 12 "pt_main_thread" received signal
+// SIGABRT, Aborted.`. The backtrace printed after it is that crash's
+// (gdbdump.go reads it as a dump, which the crash leads).
+func gdbStopReport(w string) (string, bool) {
+	if r, ok := strings.CutPrefix(w, "Program "); ok && strings.HasPrefix(r, "received signal ") {
+		return r, true
+	}
+	r, ok := strings.CutPrefix(w, "Thread ")
+	if !ok {
+		return "", false
+	}
+	i := 0
+	for i < len(r) && isDigitByte(r[i]) {
+		i++
+	}
+	if i == 0 {
+		return "", false
+	}
+	r = r[i:]
+	if strings.HasPrefix(r, ` "`) {
+		q := strings.IndexByte(r[2:], '"')
+		if q < 0 {
+			return "", false
+		}
+		r = r[2+q+1:]
+	}
+	r, ok = strings.CutPrefix(r, " ")
+	return r, ok && strings.HasPrefix(r, "received signal ")
 }
 
 // runtimeAbort reports whether w opens with a runtime's own line that
@@ -242,7 +277,7 @@ func crashBannerStart(l string) bool {
 		return false
 	}
 	switch l[0] {
-	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', 'U', 'u', 'F', 'f', 'P', 'W', 'w', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
+	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', 'U', 'u', 'F', 'f', 'P', 'T', 'W', 'w', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
 		return true
 	}
 	n := len(l)
