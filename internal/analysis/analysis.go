@@ -210,6 +210,13 @@ func (a *Analyzer) AnalyzeInto(d *Diagnosis, e *entry.Entry) bool {
 // AnalyzeInto's search.
 func (a *Analyzer) searchEntry(e *entry.Entry) {
 	a.evRead = false
+	if e.Traceback != nil {
+		if t := marginTraceback(e); t != nil {
+			// A traceback indented by a paste's margin, whose exception
+			// line was not read as one (interrupted.go).
+			e.Traceback = t
+		}
+	}
 	a.exceptionTypes(e)
 	a.perrs = a.perrs[:0]
 	a.hits = a.search(a.hits[:0], e.Text, e)
@@ -465,6 +472,7 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 	d.Role = patterns.RoleCause
 	d.Signal = sig
 	d.Severity = sev
+	interrupted := false
 	if exc == nil && sig == SignalException {
 		exc = e.Traceback.Outermost()
 		if r := rootUnderWrapper(e.Traceback, exc); r != nil {
@@ -509,7 +517,16 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.RootCause = root
 		}
 		d.Headline = FirstLine(ExceptionLine(exc))
+		if h := interruptedHeadline(exc); h != "" {
+			// Stopped with Ctrl+C: where its work stood
+			// (interrupted.go).
+			d.Headline, interrupted = h, true
+		}
 		if v := validationDetail(e.Text, exc.Message); v != "" {
+			d.Headline += " … " + v
+		} else if v := statusDetail(e.Text, exc.Message); v != "" {
+			// An HTTP status whose explanation follows it
+			// (statusdetail.go).
 			d.Headline += " … " + v
 		}
 		if d.Headline == "" {
@@ -592,6 +609,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 				// ("Reason: OOMKilled", kubestate.go) is the cause the
 				// crash loop and the exit code before it follow.
 				d.Headline = l
+				if x := kubeExitOfState(e, l); x != "" {
+					// "Reason: Error" says only that it exited;
+					// the state's exit code says how.
+					d.Headline += " … " + x
+				}
 				if !kubeStateCause(l) {
 					d.Role = patterns.RoleConsequence
 				}
@@ -686,6 +708,9 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 	d.Triage = TriageOf(e, d.Exception)
 	if d.Triage.Process == "" && len(d.Context) > 0 {
 		d.Triage.Process = processOfWrapper(d.Context[0].Record)
+	}
+	if interrupted {
+		d.Triage.Family = FamilyHang
 	}
 }
 

@@ -242,3 +242,34 @@ func condIf(ok bool, s string) string {
 	}
 	return ""
 }
+
+// kubeExitOfState returns describe's "Exit Code:" line of the container
+// state whose reason line is reason, trimmed, when that reason says only
+// that the process exited ("Reason: Error"): the exit code says how
+// (137, a SIGKILL; 139, a segfault; 1, the program's own failure). ""
+// when reason is another or the state shows no exit code.
+func kubeExitOfState(e *entry.Entry, reason string) string {
+	r, ok := strings.CutPrefix(reason, "Reason:")
+	if !ok || strings.TrimSpace(r) != "Error" {
+		return ""
+	}
+	found := false
+	text := e.Text
+	for n := 0; text != "" && n < maxKubeLines; n++ {
+		var l string
+		l, text, _ = strings.Cut(text, "\n")
+		t := strings.TrimSpace(l)
+		switch {
+		case !found:
+			found = t == reason
+		case stateHeading(t):
+			return ""
+		default:
+			if c, ok := strings.CutPrefix(t, "Exit Code:"); ok {
+				c = strings.TrimSpace(c)
+				return condIf(c != "" && c != "0" && strings.Trim(c, "0123456789") == "", t)
+			}
+		}
+	}
+	return ""
+}

@@ -28,3 +28,26 @@ func TestKubeStateReasonFor(t *testing.T) {
 		}
 	}
 }
+
+// TestKubeExitOfState finds, for describe's "Reason: Error" (the process
+// exited, no more), the exit code of the same state, as users pasted
+// their last states (a SIGKILL's 137, a program's own 2); a zero exit, a
+// reason that says why, and an exit code of the next state give none.
+func TestKubeExitOfState(t *testing.T) {
+	for _, c := range []struct{ text, reason, want string }{
+		{"    State:          Running\n      Started:      Sun, 11 Aug 2024 19:00:04 +0200\n    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    137\n      Started:      Sun, 11 Aug 2024 17:16:14 +0200",
+			"Reason:       Error", "Exit Code:    137"},
+		{"    Last State: Terminated\n      Reason: Error\n      Exit Code: 137\n      Started: Mon, 13 Nov 2023 03:48:52 +0100",
+			"Reason: Error", "Exit Code: 137"},
+		{"    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    2\n      Started:      Wed, 20 Dec 2017 20:07:22 +0000",
+			"Reason:       Error", "Exit Code:    2"},
+		{"    State:          Terminated\n      Reason:       Error\n      Exit Code:    0", "Reason:       Error", ""},
+		{"    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137", "Reason:       OOMKilled", ""},
+		{"    State:          Terminated\n      Reason:       Error\n    Last State:     Terminated\n      Exit Code:    137", "Reason:       Error", ""},
+	} {
+		e := &entry.Entry{Message: c.text, Text: c.text}
+		if got := kubeExitOfState(e, c.reason); got != c.want {
+			t.Errorf("%q in %q: got %q, want %q", c.reason, c.text, got, c.want)
+		}
+	}
+}

@@ -150,8 +150,11 @@ func libraryError(s string) bool {
 		return true
 	}
 	sp := strings.IndexByte(s[:min(len(s), maxLibraryName+1)], ' ')
-	if sp < minLibraryName || !libraryName(s[:sp]) {
+	if sp < minLibraryName {
 		return false
+	}
+	if !libraryName(s[:sp]) {
+		return libraryLoggerError(s[:sp], s[sp+1:])
 	}
 	r := s[sp+1:]
 	if libraryTimeout(r) {

@@ -179,6 +179,7 @@ type Assembler struct {
 	width   wrapWidth    // the width a terminal hard-wrapped the stream at
 	pad     rowPad       // the width a terminal padded the stream's rows to
 	padCut  int          // the padding rowPad took off the line read before it knew the width
+	padded  bool         // rowPad took a padding off the line, before or after it knew the width
 	columns columnFiller // a copied console's column lines
 	rich    richLayout   // a column console's layout (richlayout.go)
 	seconds secondCache  // the second the last header began with
@@ -369,6 +370,11 @@ type pending struct {
 	// relay follows a shard's stderr that TGI's launcher relays
 	// (relayNone...).
 	relay int8
+	// table is the last kept line's box-drawn table row, whose last
+	// cell the rows after it may go on with (tablerow.go); piece a
+	// continuation row a terminal cut, its first piece joined.
+	table tableRow
+	piece tablePiece
 }
 
 // classified is one non-blank line, parsed.
@@ -414,8 +420,9 @@ func (a *Assembler) Push(l Line) []Entry { return a.PushLine(&l) }
 // Line) passes it without copying its 88 bytes twice on every line.
 func (a *Assembler) PushLine(l *Line) []Entry {
 	a.out = a.out[:0]
-	a.padCut = 0
+	a.padCut, a.padded = 0, false
 	if t := a.pad.trim(l.Text); len(t) != len(l.Text) {
+		a.padded = true
 		// A padded row's padding is no part of the line (padrows.go).
 		trimmed := *l
 		trimmed.Text = t
@@ -824,6 +831,10 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	p.cutBytes += cut
 	p.colon = endsWithColon(s)
 	p.nccl = ncclNext(a.ncclState(), s)
+	p.table = tableRow{}
+	if s != "" && s[len(s)-1] == '|' {
+		p.table, _ = parseTableRow(s)
+	}
 	a.rich.wrapped = false
 	if p.msgNext {
 		s = a.nextMessage(s)
@@ -1028,6 +1039,9 @@ func ncclNext(state int8, s string) int8 {
 		// Every line comes here: only the search it needs. A rank's
 		// tail may open with NCCL's error-name line.
 		if hasNCCLError(s) || strings.HasPrefix(s, "nccl") && isNCCLErrorName(s) {
+			if isNCCLNameLastError(s) {
+				return ncclLastError
+			}
 			return ncclMessage
 		}
 		return ncclNone
@@ -1035,6 +1049,8 @@ func ncclNext(state int8, s string) int8 {
 	t := strings.TrimSpace(s)
 	switch {
 	case t == "Last error:":
+		return ncclLastError
+	case state == ncclMessage && isNCCLNameLastError(t):
 		return ncclLastError
 	case state == ncclLastError:
 		return ncclNone
@@ -1073,6 +1089,14 @@ func ncclContinues(state int8, s string) bool {
 	}
 	t := strings.TrimSpace(s)
 	return t == "Last error:" || isNCCLErrorName(t)
+}
+
+// isNCCLNameLastError matches NCCL's error-name line with "Last error:"
+// after it on the same line, as a paste that lost the newline after the
+// name's trailing space shows it ("ncclSystemError: ... device error.
+// Last error:"): the line it announces is next.
+func isNCCLNameLastError(s string) bool {
+	return strings.HasSuffix(s, " Last error:") && isNCCLErrorName(s)
 }
 
 // isNCCLErrorName matches NCCL's error-name line: "ncclSystemError: ...",
@@ -1451,6 +1475,9 @@ func (a *Assembler) begin(l *Line, s, prefix string, k entryKind) {
 	p.msg, p.prefix = s, prefix
 	if k != kindBlank {
 		a.kept.add(s)
+		if s != "" && s[len(s)-1] == '|' {
+			p.table, _ = parseTableRow(s)
+		}
 	}
 }
 
@@ -1613,6 +1640,14 @@ func (a *Assembler) bareOf(s string) (typ, msg string, ok bool) {
 	}
 	if a.cur.kind != kindRaw {
 		return "", "", false
+	}
+	if a.kept.count() == 1 && isIndented(s) {
+		// The line that opens a header-less entry, indented as a
+		// Markdown code block or a list item's next paragraph quotes
+		// it under prose: the exception line as printed.
+		if typ, msg, ok := parseIndentedException(s); ok {
+			return typ, msg, true
+		}
 	}
 	if typ, msg, ok := parseGluedException(s); ok {
 		return typ, msg, true

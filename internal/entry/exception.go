@@ -241,6 +241,20 @@ func maybeQuoted(s string) bool {
 	return false
 }
 
+// parseIndentedException reads s, a line indented by at most
+// maxQuoteIndent spaces or tabs, as the strict exception line
+// (parseBareException) behind its indentation: "    RuntimeError: x".
+func parseIndentedException(s string) (typ, msg string, ok bool) {
+	i := 0
+	for i < len(s) && i <= maxQuoteIndent && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i == 0 || i > maxQuoteIndent {
+		return "", "", false
+	}
+	return parseBareException(s[i:])
+}
+
 // parseExceptionAnyQuote is parseBareException, then unquoteException:
 // an exception line as printed or as quoted.
 func parseExceptionAnyQuote(s string) (typ, msg string, ok bool) {

@@ -51,6 +51,11 @@ var fuzzSeeds = []string{
 	"\tValueError: v\n\t\n\t  File \"a.py\", line 1 in f\nx\n\ty",
 	"- Fatal Python error: Aborted\n-\n- Thread 0x1 (most recent call first):\n-   File \"a.py\", line 1 in f\n* x\n- ",
 	"Here:\n* [2025-01-16 10:11:13] a\n* [2025-01-16 10:11:14] b\n*   File \"a.py\", line 1, in f\n* KeyError: 'k'",
+	// A record whose lines repeat its header, behind a viewer's line
+	// numbers: the first line's label learned from the traceback's.
+	"     1\t(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263] NIXL transfer failure: handshake_setup_failed\n     2\t(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263] Traceback (most recent call last):\n     3\t(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263]   File \"a.py\", line 1, in f",
+	// A box-drawn table whose last cell goes on over rows.
+	"| tensorrt_llm   | 1       | UNAVAILABLE: [TensorRT-LLM][E |\n|                |         | RROR] Assertion failed: mpiSiz |\n|                |         | e == tp * pp                   |",
 	// A terminal's hard wrap at 80 columns, prefix and all, twice at one
 	// width and then inside a record before its traceback.
 	"sglang-1  | [Gloo] Rank 1 is connected to 1 peer ranks. Expected number of conne\ncted peer ranks is : 1\nsglang-1  | [Gloo] Rank 0 is connected to 1 peer ranks. Expected number of conne\ncted peer ranks is : 1\nsglang-1  | [2025-01-16 10:11:13 TP0] Scheduler hit an exception while reading t\nhe batch: Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nValueError: x",

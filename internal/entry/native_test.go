@@ -333,7 +333,8 @@ collect2: error: ld returned 1 exit status
 		},
 		{
 			// The same tail from a writer that ends its lines in a
-			// space, so the two lines read as one wrapped line.
+			// space, as a word wrap's piece does: "Last error:" is
+			// NCCL's own line all the same.
 			name: "NCCL tail rejoined, then a traceback",
 			in: "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely. \n" +
 				"Last error:\n" +
@@ -342,7 +343,7 @@ collect2: error: ld returned 1 exit status
 				"  File \"/w/serve.py\", line 3, in <module>\n" +
 				"torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, remote process exited or there was a network error, NCCL version 2.21.5",
 			want: []view{
-				{"1-3", FormatNone, "", "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely. Last error:", ""},
+				{"1-3", FormatNone, "", "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely. ", ""},
 				{"4-6", FormatNone, "", "Traceback (most recent call last):", "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, remote process exited or there was a network error, NCCL version 2.21.5"},
 			},
 		},

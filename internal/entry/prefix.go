@@ -202,6 +202,24 @@ func (pl *prefixLearner) observe(s string, line int64, record bool) (learned boo
 			}
 		}
 	} else if f := familyPrefixLen(s); f > 0 && f < plen {
+		for i := 0; i < pl.nCands; i++ {
+			// The line right before opened with the same family
+			// label: the label is on every line, and the line before
+			// (a record's first, "     1\t(Worker pid=865) ERROR ...
+			// NIXL transfer failure: ...") is read again without it,
+			// as two labelled lines in a row teach it.
+			c := &pl.cands[i]
+			if !c.family || c.line != line-1 || c.plen != f || matchShape(s, c.shape[:c.n]) != f {
+				continue
+			}
+			var buf [maxLearnedPrefix]byte
+			if k := shapeOf(buf[:0], s[:f]); k > 0 && !pl.has(buf[:k]) && isLearnablePrefix(s[:f]) {
+				pl.learn(buf[:k])
+				first, flen := c.line, c.plen
+				pl.removeCandidate(i)
+				return true, first, flen
+			}
+		}
 		// Strong evidence behind a longer prefix that opens with a
 		// family's label a candidate has the shape of: the label is
 		// the prefix, what follows it the line's own layout (a

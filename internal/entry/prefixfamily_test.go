@@ -278,3 +278,61 @@ func TestLineGutters(t *testing.T) {
 		}
 	}
 }
+
+// TestAssemblerFamilyLabelBeforeRecordTraceback: a record whose lines
+// each repeat its header (vLLM's workers), behind a label on every line:
+// its first line carries the label alone as evidence, its second the
+// traceback behind label and header. The label is learned from the two,
+// and the first line is read again without it, as the record that opens
+// the traceback (vllm-project/vllm#41863's NIXL handshake failure,
+// OpenRLHF/OpenRLHF's Ray worker method error).
+func TestAssemblerFamilyLabelBeforeRecordTraceback(t *testing.T) {
+	records := []struct {
+		name string
+		body []string
+		msg  string
+	}{
+		{"nixl", []string{
+			"(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263] NIXL transfer failure: handshake_setup_failed | Context: {'failure_type': 'handshake_setup_failed', 'request_id': None}",
+			"(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263] Traceback (most recent call last):",
+			`(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263]   File "/usr/lib/python3.12/concurrent/futures/_base.py", line 449, in result`,
+			"(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263]     return self.__get_result()",
+		}, "NIXL transfer failure: handshake_setup_failed"},
+		{"ray worker", []string{
+			"(LLMRayActor pid=43469) ERROR 11-28 02:28:01 worker_base.py:466] Error executing method update_weight. This might cause deadlock in distributed execution.",
+			"(LLMRayActor pid=43469) ERROR 11-28 02:28:01 worker_base.py:466] Traceback (most recent call last):",
+			`(LLMRayActor pid=43469) ERROR 11-28 02:28:01 worker_base.py:466]   File "/home/jianh/.local/lib/python3.10/site-packages/vllm/worker/worker_base.py", line 458, in execute_method`,
+			"(LLMRayActor pid=43469) ERROR 11-28 02:28:01 worker_base.py:466]     return executor(*args, **kwargs)",
+		}, "Error executing method update_weight"},
+	}
+	labels := []struct {
+		name string
+		wrap func(n int) string
+	}{
+		{"cat -n", func(n int) string { return fmt.Sprintf("%6d\t", n+1) }},
+		{"less -N", func(n int) string { return fmt.Sprintf("%7d ", n+1) }},
+		{"editor", func(n int) string { return fmt.Sprintf("%3d ", n+1) }},
+		{"padded task label", func(int) string { return " 3: " }},
+		{"task label", func(int) string { return "3: " }},
+		{"grep -n", func(n int) string { return itoa(1812+n) + ":" }},
+		{"parallel tag", func(int) string { return "gpu-node-3\t" }},
+	}
+	for _, r := range records {
+		for _, l := range labels {
+			var b strings.Builder
+			for n, line := range r.body {
+				b.WriteString(l.wrap(n) + line + "\n")
+			}
+			es := assemble(t, Options{}, strings.TrimSuffix(b.String(), "\n"))
+			if len(es) != 1 || !strings.HasPrefix(es[0].Message, r.msg) || es[0].Traceback == nil {
+				t.Errorf("%s behind %s: %+v, want one record %q with its traceback", r.name, l.name, prefixViews(es), r.msg)
+			}
+		}
+	}
+	// Near miss: a numbered line of prose before a labelled traceback
+	// stays a line of its own.
+	es := assemble(t, Options{}, "1: cache hit\nTraceback (most recent call last):\n  File \"a.py\", line 1, in f\nValueError: x")
+	if len(es) != 2 {
+		t.Errorf("prose then a traceback: %+v, want two entries", prefixViews(es))
+	}
+}

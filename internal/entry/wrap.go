@@ -668,6 +668,28 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg || isC10Line(c.s) {
 		return false
 	}
+	if c.s[0] == 'L' && strings.TrimRight(c.s, " ") == "Last error:" && a.ncclState() == ncclMessage {
+		// NCCL's label of its last error, on a line of its own after
+		// the error name's line, which ends in a space (a word wrap's
+		// piece would too): the line it announces follows (ncclNext).
+		return false
+	}
+	if p.table.width > 0 && c.s != "" && c.s[len(c.s)-1] == '|' && a.spacing.real(p.blanks) == 0 {
+		// A box-drawn table's row that goes on with the last one's
+		// last cell (tablerow.go).
+		if text, sep, ok := p.table.continues(c.s); ok {
+			return a.joinTableRow(l, c, text, sep)
+		}
+	}
+	if shown := len(l.Text) + l.Framing; p.table.width > 0 && len(c.s) < p.table.width && c.s[len(c.s)-1] != '|' &&
+		(isTerminalWidth(shown) || shown == a.width.width || a.padded && isTerminalWidth(a.pad.width)) && a.spacing.real(p.blanks) == 0 {
+		// Its first piece, cut at a terminal's width (the rest
+		// follows); on a terminal that pads its rows, a piece that
+		// ended in the cell's padding lost it with the row's.
+		if text, sep, ok := p.table.continuesPiece(c.s); ok {
+			return a.joinTablePiece(l, c, text, sep)
+		}
+	}
 	// The line's length as the terminal showed it, a padding taken off
 	// before the row width was known counted: a rest the terminal padded
 	// is as long as the row it was cut from (padrows.go).
@@ -968,6 +990,17 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	}
 	if endsInFoldSpace(prev) {
 		p.foldWidth = max(p.foldWidth, p.lastLen)
+	}
+	switch {
+	case p.piece.row.width > 0:
+		// The rest of a table row whose first piece went on with the
+		// row before (tablerow.go).
+		a.closeTablePiece(joined, c.s)
+	case joined != "" && joined[len(joined)-1] == '|':
+		// A table's row made whole.
+		p.table, _ = parseTableRow(joined)
+	default:
+		p.table = tableRow{}
 	}
 	p.blanks = 0 // a double-spaced paste's, counted in lines already
 	p.lines++

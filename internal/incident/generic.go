@@ -472,7 +472,7 @@ func (g *Grouper) claimGenerics(cause *group) {
 	folded := false
 	for _, id := range ids {
 		gen := g.groups[id]
-		if g.causeOfGeneric(gen, id) != cause || leadsDeathRecord(gen, cause) {
+		if g.causeOfGeneric(gen, id) != cause || leadsDeathRecord(gen, cause) || leadsErrnoRecord(gen, cause) {
 			// An error line before a process's death leads it when
 			// its settle time is over (foldGenericsOf).
 			continue
@@ -513,10 +513,11 @@ func (g *Grouper) foldGenericsOf(now time.Time, all bool, source string) {
 			continue
 		}
 		cause := g.findClassified(burstOf(gen), id)
-		if cause != nil && leadsDeathRecord(gen, cause) {
+		if cause != nil && (leadsDeathRecord(gen, cause) || leadsErrnoRecord(gen, cause)) {
 			// A record that reads only the process's death (the
-			// shell's segfault report) after the error line that says
-			// what failed: that line leads, as over an unread death.
+			// shell's segfault report), or only the error number a
+			// call returned, after the error line that says what
+			// failed: that line leads, as over an unread death.
 			g.leadKill(gen, id, cause)
 			continue
 		}
@@ -706,6 +707,32 @@ func diedAfter(gen, c *group) bool {
 // diedAfter and deathRecord), because gen says in words what failed.
 func leadsDeathRecord(gen, c *group) bool {
 	return gen.Generic && deathRecord(&c.Alert.Record) && diedAfter(gen, c) && saysInWords(lineOf(gen))
+}
+
+// A native library's error line says which call failed ("ibv_reg_mr(
+// address=0x7f72..., length=4096) failed: Bad address", UCX's); the lines
+// after it of the layers above report the same failure by the error
+// number the OS answered with ("ucx send failed: Input/output error", Open
+// MPI's), which a record of an errno's words reads. That record says what
+// the OS answered, not which call: the native line before it leads, and
+// the record's incident is listed in its own.
+
+// leadsErrnoRecord reports whether gen, an unclassified native error line
+// that says in words what failed, leads the failure c, a record that
+// reads only an error number's words (errnoRecord), printed after gen in
+// gen's source within borrowedGap bytes and not announced yet (see
+// above).
+func leadsErrnoRecord(gen, c *group) bool {
+	return gen.Alert.Record.ID == "" && gen.Native && errnoRecord(&c.Alert.Record) && c.Sent == 0 && c.Source != "" &&
+		c.Source == gen.Source && gen.End <= c.Off && c.Off-gen.End <= borrowedGap && canBeRoot(gen) && !vagueLine(gen) &&
+		!gen.vagueHeadline() && saysInWords(lineOf(gen))
+}
+
+// errnoRecord reports whether r is a record of an error number's words
+// (tagged errno: "Input/output error", "No such file or directory"),
+// which an OS call answers whatever was called.
+func errnoRecord(r *sinks.Record) bool {
+	return r.ID != "" && slices.Contains(r.Tags, "errno")
 }
 
 // deathRecord reports whether r is a record that reads only a process's

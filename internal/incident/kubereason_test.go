@@ -78,3 +78,55 @@ func TestTheKubeletsReasonLeadsTheContainersDeath(t *testing.T) {
 		t.Errorf("an OOM kill of an earlier restart, then CUDA's out of memory: want CUDA's record leading its incident, got %d:%s", len(got), describe(got))
 	}
 }
+
+// A crash loop's back-off (kubectl get pods' STATUS column, the kubelet's
+// "back-off ... restarting failed container" waiting message) says only
+// that the container keeps dying; the status of its last termination,
+// as kubectl get -o yaml and KServe's lastFailureInfo print it, says how:
+// exit code 137, a SIGKILL, leads the back-off in one incident, and the
+// kubelet's OOMKilled reason, when the status has one, leads both. A
+// back-off alone still alerts.
+func TestTheLastTerminationLeadsTheCrashLoop(t *testing.T) {
+	m := matcherWithout(t)
+	getPods := []string{
+		"NAME                                                            READY   STATUS             RESTARTS   AGE",
+		"bert-v2-predictor-default-00003-deployment-7d97bb994c-mvllp     0/2     CrashLoopBackOff   6          10m",
+	}
+	lastFailure := []string{
+		"      lastFailureInfo:",
+		"        exitCode: 137",
+		"        message: |",
+	}
+	status := func(reason string) []string {
+		return []string{
+			"    lastState:",
+			"      terminated:",
+			"        containerID: containerd://dff4777c1748c909f9a4a915f938c31f9d1543e64420dcab5a76c2a6563b87df",
+			"        exitCode: 137",
+			"        finishedAt: \"2026-04-22T02:50:04Z\"",
+			"        reason: " + reason,
+			"        startedAt: \"2026-04-22T02:50:03Z\"",
+			"    name: memhog",
+			"    ready: false",
+			"    restartCount: 203",
+			"    state:",
+			"      waiting:",
+			"        message: back-off 5m0s restarting failed container=memhog pod=memhog-5d8f",
+			"        reason: CrashLoopBackOff",
+		}
+	}
+	for _, c := range []struct {
+		lines []string
+		want  string
+	}{
+		{append(append(append([]string{}, getPods...), "```", "", "```"), lastFailure...), "process-killed-sigkill"},
+		{status("Error"), "process-killed-sigkill"},
+		{status("OOMKilled"), "k8s-container-oom-killed"},
+		{getPods, "k8s-container-crashloop"},
+	} {
+		got := scanLines(t, m, c.lines)
+		if len(got) != 1 || got[0].Record.Slug != c.want {
+			t.Errorf("%q: want one incident led by %s, got %d:%s", c.lines, c.want, len(got), describe(got))
+		}
+	}
+}

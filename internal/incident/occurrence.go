@@ -590,10 +590,20 @@ func writerOf(e *entry.Entry) string {
 		// Error Code 2: ...", TensorRT's logger, whose line no header
 		// was read from) names the writer the header does not.
 		tags := leadingTags(msg)
-		if tags == "" || tags == msg || !namesWriter(tags) {
-			return ""
+		switch {
+		case tags != "" && tags != msg && namesWriter(tags):
+			header += tags
+		default:
+			// A native library's own error line names its writer
+			// at its head, in its logger's form or in words
+			// ("MIOpen(HIP): Error [SetIsaName] ...", "MIOpen
+			// Error: ..."): the library.
+			lib := analysis.LibraryOf(msg)
+			if lib == "" {
+				return ""
+			}
+			header += lib
 		}
-		header += tags
 	}
 	var b strings.Builder
 	blank := false

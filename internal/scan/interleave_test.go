@@ -401,13 +401,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 		"traffic-10s": "the variant moves NCCL's second WARN line seconds later in log time, past the settle time, so the errno record's line is announced under path-not-found before the library's own line arrives (the bytes between, three serving lines, are within the rule's gap: traffic and traffic-1s keep the lead); claiming it then would page twice",
 		"traffic-30s": "the variant moves NCCL's second WARN line seconds later in log time, past the settle time, so the errno record's line is announced under path-not-found before the library's own line arrives (the bytes between, three serving lines, are within the rule's gap: traffic and traffic-1s keep the lead); claiming it then would page twice",
 	},
-	// dev-16: TensorRT's builder prints its error, its summary and the
-	// abort in one second.
-	"1564-onnx2trt-no-optimization-profile-then-terminate.log": {
-		"traffic-5s":  "the variant moves TensorRT's second ERROR line ('Network validation failed.') seconds later in log time, past the settle time, and the undated libstdc++ terminate after it takes that time: the death line then leads an incident of its own, the build's summary its consequence",
-		"traffic-10s": "the variant moves TensorRT's second ERROR line ('Network validation failed.') seconds later in log time, past the settle time, and the undated libstdc++ terminate after it takes that time: the death line then leads an incident of its own, the build's summary its consequence",
-		"traffic-30s": "the variant moves TensorRT's second ERROR line ('Network validation failed.') seconds later in log time, past the settle time, and the undated libstdc++ terminate after it takes that time: the death line then leads an incident of its own, the build's summary its consequence",
-	},
 	// dev-13, right as posted since the HSA fault's status line is read
 	// without ROCclr's callback words.
 	"1161-vllm-rocm-hsa-exception-rewrapped.log": {

@@ -134,9 +134,8 @@ var knownLayoutMisses = map[string]map[string]string{
 	"1702-vllm-v0-ray-fp8-quantization-capability-86.log": {
 		"prefix-ray-pid": "behind '(pid=1234) ' the Ray worker's own '(RayWorkerWrapper pid=N)' prefix is no longer the line's first, so nothing names vLLM and sglang's twin record for the same words leads",
 	},
-	"1684-aws-ofi-nccl-rdma-init-fi-getinfo-no-data-available.log": under("the layout takes the log collector's '[date time] ' in front of the OFI plugin's native NCCL line for an sglang record and rewrites it as an INFO record: an INFO record's message is not searched for NCCL's WARN header (every routine line would pay the search)", "user-format-per-line", "user-format-caret-m", "level-first"),
 	"1681-rocm-miopen-hiprtc-batchnorm-type-traits-not-found.log": {
-		"fold-s-100": "folded at 100 columns, the compiler's long path splits from its 'fatal error:' words, which alone on a line are not read as a failure, and MIOpen's level-less Error lines stay routine",
+		"fold-s-100": "folded at 100 columns, the compiler's long path splits from its 'fatal error:' words, which alone on a line are not read as a failure, so MIOpen's first Error line ('MIOpen: Error [Compile] ...'), the compile's status, leads",
 	},
 	"1682-mlc-llm-libcxxabi-tvm-internal-error-config-istream.log": {
 		"fold-s-100": "folded at 100 columns, the failed check's words land on a line of their own after the exception's head, so the lead names the InternalError without its check",

@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 936,
-	detected: 893,
-	cause:    809,
+	excerpts: 937,
+	detected: 894,
+	cause:    815,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

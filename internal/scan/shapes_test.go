@@ -416,8 +416,11 @@ var knownShapeMisses = map[string]map[string]string{
 	"1701-trtllm-gemma3-xqa-cubin-registry-remaining-buffer-size-assertion.log": under("cut at 120 columns, the break falls right after 'Assertion failed: remaining_buffer_size', so the record's '== 0' lands on the next line, which is not rejoined (nothing around the break tells a wrap inside an assertion's expression), and the TllmException leads unclassified", "hard-wrap-120", "hard-wrap-120-padded"),
 	"1702-vllm-v0-ray-fp8-quantization-capability-86.log":                       under("behind another Ray actor's prefix (sglang's engine, verl's WorkerDict, a SkyPilot worker) the Ray worker's own '(RayWorkerWrapper pid=N)' prefix is no longer the line's first, so nothing names vLLM and sglang's twin record for the same words leads", "ray", "ray-ip", "ray-ip-colour", "skypilot-worker"),
 	"1681-rocm-miopen-hiprtc-batchnorm-type-traits-not-found.log": {
-		"hard-wrap-100": "cut at 100 columns, the compiler's long path splits from its 'fatal error:' words, which alone on a line are not read as a failure, and MIOpen's level-less Error lines stay routine",
+		"hard-wrap-100": "cut at 100 columns, the compiler's long path splits from its 'fatal error:' words, which alone on a line are not read as a failure, so MIOpen's first Error line ('MIOpen: Error [Compile] ...'), the compile's status, leads",
 	},
+	// dev-17, right as posted since MIOpen's logger lines are read and
+	// one library's lines are one event.
+	"1680-rocm-miopen-comgr-isa-name-invalid-code-object-build-failed.log": under("cut at 80 or 100 columns, MIOpen's 156-column 'Error [SetIsaName]' line is split and its rest is not rejoined, so the lead, the right line, holds only its first piece and not the whole refused ISA name", "hard-wrap-80", "hard-wrap-100"),
 	"1683-horovod-mpirun-aws-ofi-nccl-open-av-invalid-argument.log": {
 		"hard-wrap-80": "cut at 80 columns, the OFI plugin's WARN line splits after mpirun's prefix and NCCL's native prefix, and its failure words on the next line are not read as a failure",
 		"html-escaped": "with mpirun's '<stdout>' escaped to '&lt;stdout&gt;', the prefix is not stripped, so the lead's text keeps it and the cause text is matched only in part",
@@ -433,10 +436,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80":  "cut at 80 columns, the console's lines lose their columns (the source column and the message's rest land on lines of their own), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 		"torchrun-role": "behind torch elastic's '[default0]:', glued to the console's time column without a space, no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 	},
-	// heldout-15 (development since heldout-16): vLLM's Ray worker lines behind srun's
-	// padded label.
-	"576-openrlhf-vllm-ray-worker-update-weight-broadcast.log": under("behind a label that opens with a space (srun's padded ' 3: ', a viewer's right-aligned line number) the worker's first line, 'Error executing method update_weight', is read before the label is learned (at the third line, the first frame) and keeps it, so it does not lead the traceback the lines after it log, which leads unclassified (behind '3: ' it does)",
-		"srun-label-padded", "cat-n", "less-N", "editor-numbers"),
 	// Hard wrapping: a terminal or a paste cut every line longer than
 	// its width. A break is rejoined when the text around it tells one
 	// (isWrapBreak and the rules beside it) or at a width two breaks
@@ -457,14 +456,7 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	// Held out (heldout-23): measured, not tuned to.
 	"1601-vllm-v1-workerproc-exception-capture-model-nvfp4-tp4-cut.log": {
-		"double-spaced":  "held out: with a blank line after every line, the cut traceback leads unclassified at its last frame ('cuda_graph_memory_bytes = self.model_runner.capture_model()') and not under vllm-worker-exception's 'WorkerProc hit an exception.'",
-		"cat-n":          "held out: behind cat -n's line numbers, the cut traceback leads unclassified at its last frame ('cuda_graph_memory_bytes = self.model_runner.capture_model()') and not under vllm-worker-exception's 'WorkerProc hit an exception.'",
-		"less-N":         "held out: behind less -N's line numbers, the cut traceback leads unclassified at its last frame ('cuda_graph_memory_bytes = self.model_runner.capture_model()') and not under vllm-worker-exception's 'WorkerProc hit an exception.'",
-		"editor-numbers": "held out: behind an editor's line numbers, the cut traceback leads unclassified at its last frame ('cuda_graph_memory_bytes = self.model_runner.capture_model()') and not under vllm-worker-exception's 'WorkerProc hit an exception.'",
-		"mpirun-tag":     "held out: behind the mpirun tag, the line 'WorkerProc hit an exception.' leads unclassified and vllm-worker-exception does not read it",
-		"loki-pipe":      "held out: behind the Loki pipe prefix, the line 'WorkerProc hit an exception.' leads unclassified and vllm-worker-exception does not read it",
-		"grep-n":         "held out: behind the grep -n line number, the line 'WorkerProc hit an exception.' leads unclassified and vllm-worker-exception does not read it",
-		"parallel-tag":   "held out: behind the parallel tag, the line 'WorkerProc hit an exception.' leads unclassified and vllm-worker-exception does not read it",
+		"double-spaced": "held out: with a blank line after every line, the cut traceback leads unclassified at its last frame ('cuda_graph_memory_bytes = self.model_runner.capture_model()') and not under vllm-worker-exception's 'WorkerProc hit an exception.'",
 	},
 	"1603-trtllm-allreduce-plugin-init-tllm-exception-mpi-error.log": {
 		"double-spaced": "held out: with a blank line after every line, 'terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'' leads unclassified without its what() line, which holds 'Assertion failed: Failed: MPI error'",
@@ -479,7 +471,9 @@ var knownShapeMisses = map[string]map[string]string{
 	"1639-vllm-api-router-engine-dead-error-wrapper-only.log": {
 		"hard-wrap-80": "held out: cut at 80 columns, the API server's traceback leads unclassified at its 'generator = await self.create_chat_completion(chat_req, raw_request)' frame and not under vllm-engine-dead",
 	},
-	"1644-vllm-dynamo-nixl-handshake-setup-failed-traceback.log": under("held out: behind a task label, a tag, a collector's prefix or line numbers, the lead is unclassified without the 'NIXL transfer failure: handshake_setup_failed' line it reads as posted", "srun-label", "srun-label-padded", "mpirun-tag", "loki-pipe", "grep-n", "cat-n", "less-N", "editor-numbers", "parallel-tag"),
+	"1644-vllm-dynamo-nixl-handshake-setup-failed-traceback.log": {
+		"loki-pipe": "held out: behind a log viewer's time column, the lead is unclassified without the 'NIXL transfer failure: handshake_setup_failed' line it reads as posted",
+	},
 	"1645-vllm-ascend-ray-worker-compile-or-warm-up-error-repeated-across-cluster.log": {
 		"hard-wrap-80": "held out: cut at 80 columns, the EngineCore- and Ray-prefixed 'Error executing method 'compile_or_warm_up_model'' line and its traceback raise no alert",
 	},

@@ -125,6 +125,11 @@ var examples = map[string]example{
 	"cuda-error-out-of-memory": {
 		match: []string{
 			tb("RuntimeError: CUDA error: out of memory"), "RuntimeError: CUDA error: out of memory",
+			// torch's CUDA check raising OutOfMemoryError around the
+			// failed call's out-of-memory code, as torch_npu's allocators
+			// do around theirs (npu-out-of-memory).
+			tb("torch.OutOfMemoryError: CUDA error: out of memory"),
+			"[rank0]: torch.cuda.OutOfMemoryError: CUDA error: out of memory",
 			"ng30903:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'",
 			// The engines' own C++ runtimes: TensorRT-LLM's driver check,
 			// TurboMind's runtime check inside a C++ exception, ggml's

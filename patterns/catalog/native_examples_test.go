@@ -197,6 +197,21 @@ var nativeExamples = map[string]example{
 			"node-3:2288:2597 [1] NCCL INFO NET/IB : Got completion with opcode 1, len 0",
 		},
 	},
+	// aws-ofi-nccl finding no EFA provider, in three releases' words
+	// (aws/aws-ofi-nccl#1020, aws/aws-ofi-nccl#67,
+	// aws/deep-learning-containers#2675).
+	"nccl-ofi-no-efa-provider": {
+		match: []string{
+			"[2025-10-16 22:16:08] ip-172-31-3-90:1929:1937 [0] nccl_net_ofi_rdma_init:7978 NCCL WARN NET/OFI OFI fi_getinfo() call failed: No data available",
+			"10.3.35.83: WARN: Function: find_ofi_provider Line: 543: NET/OFI Couldn't find any optimal provider",
+			"NCCL WARN NET/OFI Only EFA provider is supported",
+		},
+		miss: []string{
+			"algo-1:462:462 [0] NCCL INFO NET/OFI Selected Provider is efa",
+			"algo-1:462:462 [0] NCCL INFO NET/OFI Using aws-ofi-nccl 1.3.0aws",
+			"libfabric:85:1747438790::core:core:fi_getinfo_():1392<warn> fi_getinfo: provider shm returned -61 (No data available)",
+		},
+	},
 	"nccl-ib-verbs-call-failed": {
 		match: []string{
 			"node-1:312:401 [0] NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory",

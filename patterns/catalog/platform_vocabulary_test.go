@@ -446,6 +446,23 @@ func aclRuntimeErrors() vocabulary {
 			own[c] = slug
 		}
 	}
+	// torch_npu's caching allocators raise torch.OutOfMemoryError around
+	// the allocation call that failed (the device allocator's physical
+	// map, the pinned host allocator): the exception names the failure,
+	// so npu-out-of-memory leads where the failed call's generic record
+	// or a timeout's would, whatever the code; a device fault's code (a
+	// link, a memory hardware error, an AI Core fault) says more and
+	// keeps its record.
+	other := map[string]string{}
+	for c, slug := range own {
+		if slug != "npu-stream-sync-timeout" {
+			other[strconv.Itoa(c)] = slug
+		}
+	}
+	v.shapes = append(v.shapes,
+		vocabShape{Field: fieldName, Want: "npu-out-of-memory", Override: other, Format: "(Worker_DP2_TP0_DCP0_EP16 pid=1315) ERROR 09-09 15:58:37 [multiproc_executor.py:987] torch.OutOfMemoryError: map:../torch_npu/csrc/core/npu/NPUCachingAllocator.cpp:457 NPU function error: aclrtMallocPhysical, error code is %s"},
+		vocabShape{Field: fieldName, Want: "npu-out-of-memory", Override: other, Format: "(DiffusionWorker_SP7 pid=1119) torch.OutOfMemoryError: allocate_host_memory_slowpath:../torch_npu/csrc/core/npu/CachingHostAllocator.cpp:252 NPU function error: aclrtMallocHostWithCfg, error code is %s"},
+	)
 	var codes []int
 	for c := 107000; c <= 107041; c++ {
 		codes = append(codes, c)
@@ -1425,11 +1442,19 @@ var platformWidenedExamples = map[string]example{
 		},
 		miss: []string{
 			"RuntimeError: NPU function error: aclrtMallocAlign32(&devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST), error code is 207001",
+			"torch.OutOfMemoryError: map:../torch_npu/csrc/core/npu/NPUCachingAllocator.cpp:457 NPU function error: aclrtMallocPhysical, error code is 507899",
 			"Exception: Capture cuda graph failed: capture_end:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:193 NPU function error: c10_npu::acl::AclmdlRICaptureEnd(capture_stream_, &model_ri), error code is 107033",
 		},
 	},
 	"npu-out-of-memory": {
-		match: []string{"RuntimeError: NPU function error: aclrtMallocAlign32(&devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST), error code is 207001"},
+		match: []string{
+			"RuntimeError: NPU function error: aclrtMallocAlign32(&devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST), error code is 207001",
+			// The caching allocators' OutOfMemoryError around the failed
+			// call (vllm-project/vllm-ascend#16649; a vllm-omni
+			// deployment's pinned host memory).
+			"torch.OutOfMemoryError: map:../torch_npu/csrc/core/npu/NPUCachingAllocator.cpp:457 NPU function error: aclrtMallocPhysical, error code is 507899",
+			"torch.OutOfMemoryError: allocate_host_memory_slowpath:../torch_npu/csrc/core/npu/CachingHostAllocator.cpp:252 NPU function error: aclrtMallocHostWithCfg, error code is 207001",
+		},
 	},
 	"npu-set-device-failed": {
 		match: []string{"[ERROR]  acl set device 0 failed, errorCode = 507033", "aclrtSetDevice: open device 0 failed, runtime result = 507033"},

@@ -159,6 +159,26 @@ func releaseWordings() []writerWording {
 			`      lastState: {terminated: {containerID: "containerd://3f2a", exitCode: 137, reason: OOMKilled}}`,
 			`{"lastState":{"terminated":{"exitCode":137,"reason":"OOMKilled","startedAt":"2026-05-28T00:10:01Z"}}}`,
 		}},
+		{family: "a container killed by SIGKILL with no OOM reason, in the status kubectl get -o yaml/-o json, KServe and docker inspect print", want: "process-killed-sigkill", lines: []string{
+			// KServe's lastFailureInfo, Kubernetes' pod status as JSON,
+			// docker inspect's State.
+			"        exitCode: 137",
+			`                    "exitCode": 137,`,
+			`        "ExitCode": 137,`,
+		}},
+		{family: "a name one of sglang's own modules lacks is sglang's inconsistency, not a mismatch between installed packages", want: "", lines: []string{
+			rawTB("AttributeError: module 'sglang.srt.layers.quantization.deep_gemm_wrapper' has no attribute 'get_col_major_tma_aligned_tensor'. Did you mean: 'get_mn_major_tma_aligned_tensor'?"),
+			rawTB("AttributeError: module 'sglang.srt.model_loader.fsdp_load' has no attribute 'set_default_dtype'. Did you mean: 'set_default_torch_dtype'?"),
+		}},
+		{family: "a name another package or sglang's public module lacks stays a mismatch between packages", want: "python-import-name-mismatch", lines: []string{
+			rawTB("AttributeError: module 'sglang' has no attribute 'set_default_backend'"),
+			rawTB("AttributeError: module 'vllm._custom_ops' has no attribute 'silu_and_mul'"),
+		}},
+		{family: "a container's exit status that is no kill", want: "", lines: []string{
+			"        exitCode: 0",
+			`        "ExitCode": 1,`,
+			`        exitCode: 1370`,
+		}},
 		{family: "a container's memory state with no kill", want: "", lines: []string{
 			`            "OOMKilled": false,`,
 			`            "OOMKilled":false,`,

@@ -212,13 +212,13 @@ var variantLimits = map[string]variantLimit{
 		why: "the pattern anchors the failure at the line's start or after a log header (an exit status, a Go logger line); Markdown bold around the whole line hides that start where the entry layer does not take the bold off",
 		slugs: []string{
 			"cpu-illegal-instruction", "cuda-toolkit-not-found",
-			"mooncake-master-ping-missed", "scheduler-exit-code-sigkill",
+			"mooncake-master-ping-missed", "process-aborted-core-dumped", "scheduler-exit-code-sigkill",
 		},
 	},
 	"glog": {
 		why: "the pattern anchors the line's start or reads the exception's own first line, and a glog header in front of a Python exception is not taken off by the entry layer",
 		slugs: []string{
-			"cuda-unknown-error", "ollama-runner-connection-lost",
+			"cuda-unknown-error", "ollama-runner-connection-lost", "process-aborted-core-dumped",
 		},
 	},
 	"srun-label": {

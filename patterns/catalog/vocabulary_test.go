@@ -992,9 +992,10 @@ var shellSignals = vocabulary{
 	name: "shell signal reports (strsignal)",
 	shapes: []vocabShape{
 		{Field: fieldText, Format: "./run_server.sh: line 3:  4021 %s python3 -m sglang.launch_server --model-path /models/Qwen3-8B"},
-		// A bare "Killed" or "Aborted (core dumped)" line is read by the
-		// analysis itself, as a native failure with no record.
-		{Field: fieldText, Format: "%s", Override: map[string]string{"Killed": "", "Aborted                 (core dumped)": ""}},
+		// A bare "Killed" line is read by the analysis itself, as a native
+		// failure with no record; a bare "Aborted (core dumped)" is the
+		// abort's record, as the shell's job report is.
+		{Field: fieldText, Format: "%s", Override: map[string]string{"Killed": ""}},
 	},
 	terms: []vocabTerm{
 		{"Segmentation fault      (core dumped)", "", "", "process-segfault-core-dumped"},
@@ -1374,8 +1375,21 @@ var vocabExamples = map[string]example{
 		match: []string{
 			"./run_server.sh: line 3:  4021 Aborted                 (core dumped) python3 -m sglang.launch_server",
 			"bash: line 1:   811 Aborted                 /usr/bin/python3 -m vllm.entrypoints.openai.api_server",
+			// The shell's report of a foreground command, alone on its
+			// line and after the abort's reason, and without a core file.
+			// (ROCm/hip#2166, onnx/onnx-tensorrt#518, InternLM/lmdeploy#2048)
+			"Aborted (core dumped)",
+			"terminate called after throwing an instance of 'std::runtime_error'\n  what():  Failed to create object\nAborted (core dumped)",
+			"Aborted (core dumped) ",
+			"用internlm2.5-7b-chat 使用 serve 的时候 ，调用API 报错： Aborted (core dumped)",
+			"Aborted",
 		},
-		miss: []string{"Fatal Python error: Aborted", "request aborted by the client"},
+		miss: []string{
+			"Fatal Python error: Aborted", "request aborted by the client",
+			"INFO 05-12 10:41:13 [async_llm.py:389] Aborted request chatcmpl-3f2a9c.",
+			"[2025-11-05 16:39:09 TP0] abort_request rid='78fde411d57a4d7791b63963eac74968'",
+			"Aborted!", "Aborted by user", "Task was aborted",
+		},
 	},
 	"process-killed-sigkill": {
 		match: []string{
