@@ -320,3 +320,41 @@ func crashLine(e *entry.Entry) string {
 	}
 	return l
 }
+
+// maxContinued bounds the continuation lines continuedCrash reads.
+const maxContinued = 32
+
+// continuedCrash returns, trimmed, the first continuation line of entry e
+// of several lines (its lines after the first, at most maxContinued, and a
+// routine record's message written on its own line) that is a crash
+// handler's banner (crashBanner) or a C or C++ assertion's line
+// (assertionLine); "" when none is. A native crash printed to the same
+// stream as a record with no level or a routine one is joined to that
+// record when no header starts it (UCX's "[host:pid:tid:n] Caught signal
+// 11 (Segmentation fault: ...)" under an access line, ggml's
+// "GGML_ASSERT(...) failed" under a DEBUG record whose message is on its
+// next line): it is still the process's death, whatever the record's
+// level.
+func continuedCrash(e *entry.Entry) string {
+	if e.Lines < 2 || e.Traceback != nil {
+		return ""
+	}
+	if e.Level == "INFO" || e.Level == "DEBUG" {
+		// A routine record's message, printed on the line after its
+		// header (LM Studio's "2026-04-15 03:14:05 [DEBUG]"), is such
+		// a line too.
+		if t := strings.TrimSpace(FirstLine(e.Message)); t != "" && (crashBannerStart(t) && crashBanner(t) || assertionLine(t)) {
+			return t
+		}
+	}
+	_, text, _ := strings.Cut(e.Text, "\n")
+	for n := 0; text != "" && n < maxContinued; n++ {
+		var l string
+		l, text, _ = strings.Cut(text, "\n")
+		t := strings.TrimSpace(l)
+		if t != "" && (crashBannerStart(t) && crashBanner(t) || assertionLine(t)) {
+			return t
+		}
+	}
+	return ""
+}

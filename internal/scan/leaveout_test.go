@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 937,
-	detected: 894,
-	cause:    815,
+	detected: 896,
+	cause:    817,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
