@@ -51,7 +51,8 @@ func gdbThreadHeader(m string) bool {
 // where is the source file and line ("latch.c:1435") or the library's
 // base name ("libc.so.6") after it, on l or on the continuation line in
 // rest; ok is false when l is no frame: "#N", spaces, an optional
-// "0x... in ", a function name and its argument list.
+// "0x... in ", a function name and its argument list, and the address or
+// the place (an inlined frame has no address).
 func gdbFrame(l, rest string) (frame string, ok bool) {
 	r, ok := strings.CutPrefix(l, "#")
 	if !ok {
@@ -65,7 +66,9 @@ func gdbFrame(l, rest string) (frame string, ok bool) {
 		return "", false
 	}
 	r = strings.TrimLeft(r[i:], " ")
+	addressed := false
 	if a, ok := strings.CutPrefix(r, "0x"); ok {
+		addressed = true
 		j := 0
 		for j < len(a) && (isDigitByte(a[j]) || 'a' <= a[j] && a[j] <= 'f') {
 			j++
@@ -97,6 +100,11 @@ func gdbFrame(l, rest string) (frame string, ok bool) {
 	}
 	where = where[strings.LastIndexByte(where, '/')+1:]
 	if where == "" {
+		if !addressed {
+			// "#2 fix (see above)": a numbered line, not a frame,
+			// which has its address or its place.
+			return "", false
+		}
 		where = "?"
 	}
 	return cutRunes(fn, maxPrintedFrame) + " (" + where + ")", true

@@ -17,6 +17,8 @@ func TestGDBFrame(t *testing.T) {
 		{"#1 in the list", "", ""},
 		{"# Heading (draft)", "", ""},
 		{"#2 (see above)", "", ""},
+		{"#2 fix (see above)", "", ""},
+		{"#3  main ()", "", ""},
 		{"#0  0xzz in f ()", "", ""},
 	} {
 		got, ok := gdbFrame(c.l, c.rest)
