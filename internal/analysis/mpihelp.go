@@ -152,15 +152,7 @@ func (b *helpBox) line(t string, ind int) {
 		b.warning = true
 	}
 	if strings.Contains(low, "non-zero") || strings.Contains(low, "exited on signal") {
-		b.died = true
-	}
-	if !b.failed {
-		for _, w := range [...]string{"failed", "abort", "exited on signal", "non-zero", "error", "unable to", "not enough", "killed"} {
-			if strings.Contains(low, w) {
-				b.failed = true
-				break
-			}
-		}
+		b.died, b.failed = true, true
 	}
 	switch {
 	case b.head == "":
@@ -171,6 +163,19 @@ func (b *helpBox) line(t string, ind int) {
 		b.head = strings.Clone(cutRunes(h, maxBoxText))
 	case ind > b.indent && len(b.reasons) < maxBoxReasons:
 		b.reasons = append(b.reasons, strings.Clone(cutRunes(strings.TrimSpace(strings.TrimPrefix(t, "-->")), maxBoxText)))
+	default:
+		// Prose between the head and the reasons, or a table's
+		// rows ("Failed requests:  0" between a benchmark's rules):
+		// only the head and the reasons say whether it failed.
+		return
+	}
+	if !b.failed {
+		for _, w := range [...]string{"failed", "abort", "error", "unable to", "not enough", "killed"} {
+			if strings.Contains(low, w) {
+				b.failed = true
+				break
+			}
+		}
 	}
 }
 
