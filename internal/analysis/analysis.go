@@ -561,14 +561,16 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// named by its frames.
 			d.Role = patterns.RoleConsequence
 		}
-		if pointsToRootCause(exc.Message) || remoteWrapper(exc.Type) || onlyWhere(exc.Message) {
+		if pointsToRootCause(exc.Message) || remoteWrapper(exc.Type) || onlyWhere(exc.Message) || workerKilled(exc.Message) {
 			// "EngineCore encountered an issue. See stack trace
 			// (above) for the root cause.": the exception says it is
 			// another failure's consequence. So does the exception a
 			// caller re-raises for a failure in a worker or a remote
 			// task, whose own traceback follows or precedes it, and
 			// one that says only where a native library reported its
-			// error, which the library's own lines beside it explain.
+			// error, which the library's own lines beside it explain,
+			// and one that reports a worker killed by a signal, whose
+			// own lines before it say what it met (workerKilled).
 			// Around that failure it folds into it; alone it is still
 			// alerted.
 			d.Role = patterns.RoleConsequence
@@ -1087,6 +1089,17 @@ func pointsToRootCause(msg string) bool {
 			(strings.Contains(m[:j], "error") || strings.Contains(m[:j], "log") || strings.Contains(m[:j], "message"))
 	}
 	return strings.Contains(m, "above") || strings.Contains(m[:i], "see ") || strings.Contains(m, "logs")
+}
+
+// workerKilled reports whether an exception's message reports a worker
+// process killed by a signal, as the parent that waited on it words it
+// (torch's DataLoader: "DataLoader worker (pid 325) is killed by signal:
+// Bus error."): the worker's death, which its own error lines before it
+// explain ("ERROR: Unexpected bus error encountered in worker. This might
+// be caused by insufficient shared memory (shm).").
+func workerKilled(msg string) bool {
+	i := strings.Index(msg, " is killed by signal: ")
+	return i > 0 && strings.Contains(msg[:i], "worker")
 }
 
 // remoteWrapper reports whether an exception type is one a caller raises

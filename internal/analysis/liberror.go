@@ -144,7 +144,9 @@ func failedActionLibrary(msg string) string {
 // ("CUDA", "MIOpen", "rocBLAS") or a capital after a lower-case letter
 // ("cuDNN", "cudaError"). What follows the error word is a message with a
 // letter in it after a colon ("RMSE error: 0.02" is a figure), or the
-// non-zero code the failed call returned as a key=value field.
+// non-zero code the failed call returned as a key=value field. A first
+// token that is no library's name may still be a library logger's
+// ("MIOpen(HIP): Error [SetIsaName] ...": libraryLoggerError).
 func libraryError(s string) bool {
 	if subjectFailed(s) {
 		return true

@@ -408,7 +408,7 @@ var otherEngine = map[string]string{
 	"1670-vllm-engine-core-inductor-cublas-invalid-value-gemmex.log": VLLM,
 	"1672-tgi-each-process-is-one-gpu-shard-cannot-start.log":        TGI,
 	"1673-lmdeploy-pytorch-engine-autoawq-test-failed.log":           LMDeploy,
-	// Held out (heldout-23): vLLM's V0 and V1 engine, worker and API
+	// heldout-23 (development since heldout-24): vLLM's V0 and V1 engine, worker and API
 	// server lines (one under GPUStack, one under LMCache, one under
 	// Dynamo, three from vLLM-Ascend, one behind Ray's worker prefix), a
 	// pipeline-parallel vLLM build's warnings, TensorRT-LLM's native
@@ -440,14 +440,43 @@ var otherEngine = map[string]string{
 	"1644-vllm-dynamo-nixl-handshake-setup-failed-traceback.log":                              VLLM,
 	"1645-vllm-ascend-ray-worker-compile-or-warm-up-error-repeated-across-cluster.log":        VLLM,
 	"1646-benign-dynamo-trtllm-worker-start-live-503-nixl-init.log":                           TRTLLM,
-	"1701-trtllm-gemma3-xqa-cubin-registry-remaining-buffer-size-assertion.log":               TRTLLM,
-	"1702-vllm-v0-ray-fp8-quantization-capability-86.log":                                     VLLM,
-	"1703-vllm-enginecore-worker-failed-lora-rank-32-max-16.log":                              VLLM,
-	"1705-vllm-v0-mq-engine-ray-no-gpus-on-driver-node.log":                                   VLLM,
-	"1706-vllm-v1-worker-proc-died-unexpectedly-tp8-parent-exited.log":                        VLLM,
-	"1708-benign-vllm-v0-custom-allreduce-pcie-only-warnings-shm-handle.log":                  VLLM,
-	"1709-benign-vllm-api-server-generation-config-override-routes.log":                       VLLM,
-	"1710-benign-nim-trtllm-engine-plan-across-devices-warning-json-lines.log":                TRTLLM,
+	// Held out (heldout-24): vLLM V1's engine core, worker and API server
+	// lines (one padded to the terminal width, one hard-wrapped, one in
+	// journald behind a systemd unit, one behind docker compose's service
+	// prefix, one behind Ray's worker prefix, one under GPUStack, one from
+	// vLLM-Ascend, one in a k9s log pane, one after a community image's
+	// patch lines), Ollama's logfmt and Gin lines, LMDeploy's Windows
+	// traceback, Triton's model status table, TensorRT-LLM's PyTorch
+	// backend lines and traceback, and TGI's launcher arguments.
+	"1721-benign-ollama-windows-app-and-server-log-start-chinese-prose.log":          Ollama,
+	"1722-vllm-v1-enginecore-fatal-error-space-padded-lines-cut.log":                 VLLM,
+	"1725-benign-ollama-serve-msys2-arm64-gin-debug-warnings-routes.log":             Ollama,
+	"1727-vllm-v1-enginecore-dump-input-scheduler-output-hard-wrapped.log":           VLLM,
+	"1730-vllm-journald-engine-process-failed-to-start-systemd-unit-exit-padded.log": VLLM,
+	"1731-vllm-v1-workerproc-initialization-failed-aarch64-uv-python-traceback.log":  VLLM,
+	"1733-vllm-xpu-compose-prefixed-worker-died-enginecore-fatal-traceback.log":      VLLM,
+	"1734-lmdeploy-windows-powershell-api-server-turbomind-import-traceback-cut.log": LMDeploy,
+	"1737-ollama-gemma4-31b-ggml-cudamalloc-oom-amid-vision-info-lines.log":          Ollama,
+	"1738-gpustack-ascend-vllm-backend-image-provisioning-error-traceback.log":       VLLM,
+	"1744-benign-vllm-v1-gb10-server-start-sampling-params-warning.log":              VLLM,
+	"1745-benign-vllm-routes-in-k9s-log-pane-box-borders.log":                        VLLM,
+	"1746-benign-triton-trtllm-model-status-table-ready-gpu-metrics.log":             Triton,
+	"1754-trtllm-pytorch-load-single-module-cuda-oom-blockquote-wrapped-url.log":     TRTLLM,
+	"1755-vllm-ray-worker-sigsegv-nccl-add-proxy-op-fatal-python-error.log":          VLLM,
+	"1757-benign-tgi-launcher-args-single-line-bitsandbytes.log":                     TGI,
+	"1761-benign-vllm-v1-server-start-repeated-sampling-params-lines.log":            VLLM,
+	"1762-benign-vllm-docker-boot-patch-installer-lines-argparse-warning-banner.log": VLLM,
+	"1764-vllm-ascend-minimax-m3-worker-traceback-fused-moe-quant-apply-cut.log":     VLLM,
+	"1765-trtllm-pytorch-exaone-vswa-cuda-graph-warmup-traceback-cut.log":            TRTLLM,
+	"1767-vllm-apiserver-startup-traceback-asyncllm-init-cut-qwen35-tokenizer.log":   VLLM,
+	"1701-trtllm-gemma3-xqa-cubin-registry-remaining-buffer-size-assertion.log":      TRTLLM,
+	"1702-vllm-v0-ray-fp8-quantization-capability-86.log":                            VLLM,
+	"1703-vllm-enginecore-worker-failed-lora-rank-32-max-16.log":                     VLLM,
+	"1705-vllm-v0-mq-engine-ray-no-gpus-on-driver-node.log":                          VLLM,
+	"1706-vllm-v1-worker-proc-died-unexpectedly-tp8-parent-exited.log":               VLLM,
+	"1708-benign-vllm-v0-custom-allreduce-pcie-only-warnings-shm-handle.log":         VLLM,
+	"1709-benign-vllm-api-server-generation-config-override-routes.log":              VLLM,
+	"1710-benign-nim-trtllm-engine-plan-across-devices-warning-json-lines.log":       TRTLLM,
 }
 
 // On the engine corpus (real logs of every engine) detection is never

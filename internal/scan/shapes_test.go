@@ -454,7 +454,7 @@ var knownShapeMisses = map[string]map[string]string{
 		"double-spaced": "held out: with a blank line after every line, Rust's 'thread ... panicked at ...' header no longer takes the panic message on its next line, so the unclassified lead holds the header and not 'Failed to import python 'vllm' module'",
 		"hard-wrap-80":  "held out: cut at 80 columns, the 126-column panic message is split into continuations that are not rejoined, so the unclassified lead under the panic header no longer holds the whole 'Failed to import python 'vllm' module. ...' line",
 	},
-	// Held out (heldout-23): measured, not tuned to.
+	// heldout-23 (development since heldout-24): measured blind, not tuned to.
 	"1601-vllm-v1-workerproc-exception-capture-model-nvfp4-tp4-cut.log": {
 		"double-spaced": "held out: with a blank line after every line, the cut traceback leads unclassified at its last frame ('cuda_graph_memory_bytes = self.model_runner.capture_model()') and not under vllm-worker-exception's 'WorkerProc hit an exception.'",
 	},
@@ -478,6 +478,13 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80": "held out: cut at 80 columns, the EngineCore- and Ray-prefixed 'Error executing method 'compile_or_warm_up_model'' line and its traceback raise no alert",
 	},
 	"1646-benign-dynamo-trtllm-worker-start-live-503-nixl-init.log": underEveryWrapper("held out: Dynamo's tracing ERROR line for the 503 answer to GET /live while the worker starts raises an unclassified alert, as it does as posted"),
+	// Held out (heldout-24): measured, not tuned to.
+	"1731-vllm-v1-workerproc-initialization-failed-aarch64-uv-python-traceback.log": under("held out: cut at a terminal's width, the traceback leads unclassified at a frame's 'File \"...\"' line and not at 'Exception: WorkerProc initialization failed ...'", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
+	"1735-sglang-devstral-tokenizer-traceback-k9s-box-drawing-prefix.log":           under("held out: behind a tag or a line number in front of k9s's box-drawing prefix, the traceback leads unclassified at its frames' code and not at its 'Traceback (most recent call last):' line", "mpirun-tag", "grep-n"),
+	"1747-benign-sglang-deepseek-v3-full-kv-decode-retraction-lines.log":            underEveryWrapper("held out: sglang's 'Decode out of memory happened. #retracted_reqs: ...' lines, requests retracted and run again, raise decode-out-of-memory-happened-legacy's alert, as they do as posted"),
+	"1749-sglang-dp-attention-tp-worker-client-exception-vllm-style-error-prefix-cut.log": {
+		"loki-pipe": "held out: behind the Loki pipe prefix, the traceback leads unclassified at a frame's line and not under tp-model-worker-client-hit-an-exception",
+	},
 }
 
 // underEveryWrapper is a known-miss entry for an excerpt read wrong as
