@@ -54,6 +54,10 @@ type helpBox struct {
 	indent  int
 	head    string
 	reasons []string
+	// last is the box's last line read, trimmed (reused memory, bounded
+	// by maxBoxText bytes): the same line again is another rank's copy
+	// of it, interleaved on one stream, which says nothing new.
+	last    []byte
 	failed  bool
 	warning bool
 	// died says the box reports a process of the job that exited
@@ -72,8 +76,17 @@ func ruleRest(t string) (string, bool) {
 	if n < minRule {
 		return "", false
 	}
-	return strings.TrimSpace(t[n:]), true
+	rest := strings.TrimSpace(t[n:])
+	if rest != "" && !isLetterByte(rest[0]) {
+		// A table's border folded by a terminal ("-------+"), not
+		// a rule: a rule stands alone, or prose a paste glued to it.
+		return "", false
+	}
+	return rest, true
 }
+
+// isLetterByte reports whether c is an ASCII letter.
+func isLetterByte(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // boxRule is a rule's first minRule dashes, which a help box's rule holds
 // wherever an entry's lines put it.
@@ -102,12 +115,18 @@ func (st *Stream) helpBoxAt(d *Diagnosis, e *entry.Entry) bool {
 		l, text, _ = strings.Cut(text, "\n")
 		t := strings.TrimSpace(l)
 		ind := strings.Index(l, t)
-		if t == "" {
+		if t == "" || b.open && len(t) <= maxBoxText && string(b.last) == t {
 			continue
 		}
+		if len(t) <= maxBoxText {
+			b.last = append(b.last[:0], t...)
+		}
 		if rest, ok := ruleRest(t); ok {
-			if !b.open {
-				b.open, b.entries, b.indent = true, 0, ind
+			if !b.open || b.head == "" {
+				// A rule opens a box; a second rule before any text
+				// (the next box's, or another rank's copy) opens the
+				// same.
+				b.start(ind)
 				if rest != "" {
 					b.line(rest, ind)
 				}
@@ -120,14 +139,14 @@ func (st *Stream) helpBoxAt(d *Diagnosis, e *entry.Entry) bool {
 			}
 			b.reset()
 			if rest != "" {
-				b.open, b.indent = true, ind
+				b.start(ind)
 				b.line(rest, ind)
 			}
 			continue
 		}
 		if !b.open {
 			if boxOpens(t) {
-				b.open, b.entries, b.indent = true, 0, ind
+				b.start(ind)
 				b.line(t, ind)
 			}
 			continue
@@ -141,7 +160,12 @@ func (st *Stream) helpBoxAt(d *Diagnosis, e *entry.Entry) bool {
 const maxBoxLines = 64
 
 // reset closes the box.
-func (b *helpBox) reset() { *b = helpBox{reasons: b.reasons[:0]} }
+func (b *helpBox) reset() { *b = helpBox{reasons: b.reasons[:0], last: b.last[:0]} }
+
+// start opens the box, its rule indented by ind.
+func (b *helpBox) start(ind int) {
+	b.open, b.entries, b.indent = true, 0, ind
+}
 
 // line takes t, a trimmed line of the box indented by ind, into it: its
 // first words as its head, a line indented deeper than its rule as a

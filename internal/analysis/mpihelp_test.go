@@ -33,6 +33,7 @@ func TestHelpBox(t *testing.T) {
 			[]string{"It looks like MPI_INIT failed for some reason: ompi_mpi_init: ompi_rte_init failed"}},
 		{"warning box", rule + "WARNING: There was an error initializing an OpenFabrics device.\n\n  Local host:   gpu-node-1\n  Local device: mlx5_0\n" + rule, nil},
 		{"defaults notice", rule + "By default, for Open MPI 4.0 and later, infiniband ports on a device\nare not used by default.  The intent is to use UCX for these devices.\n" + rule, nil},
+		{"folded table border", "+----------------+---------+--------------------------------------\n" + strings.Repeat("-", 60) + "+\n| preprocessing | 1 | READY |\n+----------------+---------+--------------------------------------\n" + strings.Repeat("-", 60) + "+\n", nil},
 		{"benchmark table", rule + "concurrency: 256\nelapsed_time: 123.4s\nfailed requests: 0\nerror rate: 0.00%\n" + rule, nil},
 		{"benchmark sections", "============ Serving Benchmark Result ============\nSuccessful requests:                     1000\n" + strings.Repeat("-", 50) + "\nMean TTFT (ms):                          123.4\n" + strings.Repeat("-", 50) + "\n", nil},
 	} {
