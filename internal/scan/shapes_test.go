@@ -465,9 +465,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"1625-sglang-pp-scheduler-exception-after-sigquit-backtick.log": {
 		"srun-label-padded": "held out: behind srun's padded task label, the backtick-opened 'Received sigquit from a child process' line leads under received-sigquit-from-child rather than the scheduler's exception traceback after it",
 	},
-	"1629-vllm-nixl-engine-id-mismatch-wrapped-uuid.log": {
-		"hard-wrap-80": "held out: cut at 80 columns, the unclassified lead holds only 'Runtim', the end of the worker line's first row, and not the RuntimeError's message",
-	},
 	"1639-vllm-api-router-engine-dead-error-wrapper-only.log": {
 		"hard-wrap-80": "held out: cut at 80 columns, the API server's traceback leads unclassified at its 'generator = await self.create_chat_completion(chat_req, raw_request)' frame and not under vllm-engine-dead",
 	},
@@ -477,7 +474,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"1645-vllm-ascend-ray-worker-compile-or-warm-up-error-repeated-across-cluster.log": {
 		"hard-wrap-80": "held out: cut at 80 columns, the EngineCore- and Ray-prefixed 'Error executing method 'compile_or_warm_up_model'' line and its traceback raise no alert",
 	},
-	"1646-benign-dynamo-trtllm-worker-start-live-503-nixl-init.log": underEveryWrapper("held out: Dynamo's tracing ERROR line for the 503 answer to GET /live while the worker starts raises an unclassified alert, as it does as posted"),
 	// Held out (heldout-24): measured, not tuned to.
 	"1731-vllm-v1-workerproc-initialization-failed-aarch64-uv-python-traceback.log": under("held out: cut at a terminal's width, the traceback leads unclassified at a frame's 'File \"...\"' line and not at 'Exception: WorkerProc initialization failed ...'", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
 	"1735-sglang-devstral-tokenizer-traceback-k9s-box-drawing-prefix.log":           under("held out: behind a tag or a line number in front of k9s's box-drawing prefix, the traceback leads unclassified at its frames' code and not at its 'Traceback (most recent call last):' line", "mpirun-tag", "grep-n"),
