@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 937,
-	detected: 896,
-	cause:    817,
+	excerpts: 962,
+	detected: 920,
+	cause:    837,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
