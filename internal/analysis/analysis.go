@@ -605,6 +605,12 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 		if sig == SignalNative {
 			if l := crashLine(e); l != "" {
 				d.Headline = l
+			} else if h := strings.TrimSpace(d.Headline); !crashBanner(h) && !assertionLine(h) {
+				if l := continuedCrash(e); l != "" {
+					// The crash a routine record's continuation
+					// holds (crashbanner.go).
+					d.Headline = l
+				}
 			}
 		}
 		if sig == SignalLevel && e.Level == "" && !startsWithErrorWord(e.Message) {

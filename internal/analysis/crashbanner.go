@@ -94,7 +94,42 @@ func crashBanner(l string) bool {
 		// A handler's exclamation banner.
 		return true
 	}
+	if r, ok := gdbStopReport(w); ok {
+		return caughtCrash(r)
+	}
 	return caughtCrash(w)
+}
+
+// gdbStopReport returns, from "received", gdb's report that the program
+// it runs stopped on a signal: "Program received signal SIGSEGV,
+// Segmentation fault.", `Thread 12 "pt_main_thread" received signal
+// SIGABRT, Aborted.`. The backtrace printed after it is that crash's
+// (gdbdump.go reads it as a dump, which the crash leads).
+func gdbStopReport(w string) (string, bool) {
+	if r, ok := strings.CutPrefix(w, "Program "); ok && strings.HasPrefix(r, "received signal ") {
+		return r, true
+	}
+	r, ok := strings.CutPrefix(w, "Thread ")
+	if !ok {
+		return "", false
+	}
+	i := 0
+	for i < len(r) && isDigitByte(r[i]) {
+		i++
+	}
+	if i == 0 {
+		return "", false
+	}
+	r = r[i:]
+	if strings.HasPrefix(r, ` "`) {
+		q := strings.IndexByte(r[2:], '"')
+		if q < 0 {
+			return "", false
+		}
+		r = r[2+q+1:]
+	}
+	r, ok = strings.CutPrefix(r, " ")
+	return r, ok && strings.HasPrefix(r, "received signal ")
 }
 
 // runtimeAbort reports whether w opens with a runtime's own line that
@@ -242,7 +277,7 @@ func crashBannerStart(l string) bool {
 		return false
 	}
 	switch l[0] {
-	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', 'U', 'u', 'F', 'f', 'P', 'W', 'w', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
+	case '*', '#', '!', '[', 'S', 's', 'C', 'c', 'R', 'r', 'G', 'g', 'U', 'u', 'F', 'f', 'P', 'T', 'W', 'w', ' ', '\t', 0xE2: // 0xE2: a progress bar's block's first byte
 		return true
 	}
 	n := len(l)
@@ -284,4 +319,42 @@ func crashLine(e *entry.Entry) string {
 		}
 	}
 	return l
+}
+
+// maxContinued bounds the continuation lines continuedCrash reads.
+const maxContinued = 32
+
+// continuedCrash returns, trimmed, the first continuation line of entry e
+// of several lines (its lines after the first, at most maxContinued, and a
+// routine record's message written on its own line) that is a crash
+// handler's banner (crashBanner) or a C or C++ assertion's line
+// (assertionLine); "" when none is. A native crash printed to the same
+// stream as a record with no level or a routine one is joined to that
+// record when no header starts it (UCX's "[host:pid:tid:n] Caught signal
+// 11 (Segmentation fault: ...)" under an access line, ggml's
+// "GGML_ASSERT(...) failed" under a DEBUG record whose message is on its
+// next line): it is still the process's death, whatever the record's
+// level.
+func continuedCrash(e *entry.Entry) string {
+	if e.Lines < 2 || e.Traceback != nil {
+		return ""
+	}
+	if e.Level == "INFO" || e.Level == "DEBUG" {
+		// A routine record's message, printed on the line after its
+		// header (LM Studio's "2026-04-15 03:14:05 [DEBUG]"), is such
+		// a line too.
+		if t := strings.TrimSpace(FirstLine(e.Message)); t != "" && (crashBannerStart(t) && crashBanner(t) || assertionLine(t)) {
+			return t
+		}
+	}
+	_, text, _ := strings.Cut(e.Text, "\n")
+	for n := 0; text != "" && n < maxContinued; n++ {
+		var l string
+		l, text, _ = strings.Cut(text, "\n")
+		t := strings.TrimSpace(l)
+		if t != "" && (crashBannerStart(t) && crashBanner(t) || assertionLine(t)) {
+			return t
+		}
+	}
+	return ""
 }

@@ -3,6 +3,9 @@ package analysis
 import (
 	"strings"
 	"testing"
+
+	"github.com/logmatch/logmatch/matcher"
+	"github.com/logmatch/logmatch/patterns"
 )
 
 // TestCrashBanner reads the announcement of a fatal signal as crash
@@ -22,6 +25,11 @@ func TestCrashBanner(t *testing.T) {
 		"Caught SIGSEGV (Segmentation Fault)":                                                                                 true,
 		"CRASH: Caught 11 (Segmentation fault)":                                                                               true,
 		"Received signal 6, aborting":                                                                                         true,
+		"Program received signal SIGSEGV, Segmentation fault.":                                                                true,
+		`Thread 22 "lmp" received signal SIGSEGV, Segmentation fault.`:                                                        true,
+		`Thread 12 "pt_main_thread" received signal SIGABRT, Aborted.`:                                                        true,
+		`Thread 3 "python" received signal SIGINT, Interrupt.`:                                                                false,
+		"Thread 3 (Thread 0x7f2bab462700 (LWP 2488)):":                                                                        false,
 		" 12%|####   | 59/473 [00:19<00:10, 39.09it/s]Segmentation fault (core dumped)":                                       true,
 		"100%|##########| 8/8 [00:01<00:00]Aborted (core dumped)":                                                             true,
 		"Bus error (core dumped)":                                                                                             true,
@@ -101,4 +109,38 @@ func FuzzCrashBanner(f *testing.F) {
 			t.Fatalf("crashBannerStart(%q) = false for a banner", l)
 		}
 	})
+}
+
+// TestContinuedCrash alerts a native crash that a routine record's
+// continuation holds (UCX's caught signal under an access line, ggml's
+// assertion as a DEBUG record's message on its own line, glog's banner
+// under an INFO record), as a critical native failure headed by that
+// line, and leaves silent routine records whose continuation lines only
+// mention signals.
+func TestContinuedCrash(t *testing.T) {
+	m, _ := matcher.Compile(nil, matcher.Options{})
+	for _, c := range []struct{ text, want string }{
+		{"[2025-05-28 09:43:43] 127.0.0.1 [28/May/2025:09:43:43 +0000] \"GET /route?engine_rank=0 HTTP/1.1\" 200 262 \"-\" \"python-requests/2.32.3\"\n" +
+			"[ubuntu-GPU-L40S-4802111:12796:1:13303] Caught signal 11 (Segmentation fault: invalid permissions for mapped object at address 0x7fbd60001400)\n",
+			"[ubuntu-GPU-L40S-4802111:12796:1:13303] Caught signal 11 (Segmentation fault: invalid permissions for mapped object at address 0x7fbd60001400)"},
+		{"2026-04-15 03:14:05 [DEBUG]\n llama.cpp abort:1966: GGML_ASSERT(!src0 || get_misalign_bytes(ctx, src0) == 0) failed\n",
+			"llama.cpp abort:1966: GGML_ASSERT(!src0 || get_misalign_bytes(ctx, src0) == 0) failed"},
+		{"[2026-01-02 10:00:00] Load weight end.\n*** SIGSEGV (@0x0) received by PID 1234 (TID 0x7f00) from PID 0; stack trace: ***\n",
+			"*** SIGSEGV (@0x0) received by PID 1234 (TID 0x7f00) from PID 0; stack trace: ***"},
+		{"[2026-01-02 10:00:00] Server args: handle_signals=True\n  graceful shutdown on SIGTERM, received signal handlers installed\n", ""},
+	} {
+		var got []Diagnosis
+		an := New(m)
+		for _, e := range assembleAll(c.text) {
+			if d, ok := an.Analyze(&e); ok {
+				got = append(got, d)
+			}
+		}
+		switch {
+		case c.want == "" && len(got) > 0:
+			t.Errorf("%q: %d failures, first %q", c.text, len(got), got[0].Headline)
+		case c.want != "" && (len(got) != 1 || got[0].Headline != c.want || got[0].Severity != patterns.SeverityCritical):
+			t.Errorf("%q: got %d failures %+v, want one critical headed %q", c.text, len(got), got, c.want)
+		}
+	}
 }

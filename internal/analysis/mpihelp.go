@@ -54,8 +54,15 @@ type helpBox struct {
 	indent  int
 	head    string
 	reasons []string
+	// last is the box's last line read, trimmed (reused memory, bounded
+	// by maxBoxText bytes): the same line again is another rank's copy
+	// of it, interleaved on one stream, which says nothing new.
+	last    []byte
 	failed  bool
 	warning bool
+	// died says the box reports a process of the job that exited
+	// non-zero or died of a signal.
+	died bool
 }
 
 // ruleRest reports whether t, a trimmed line, opens with a help box's
@@ -69,8 +76,17 @@ func ruleRest(t string) (string, bool) {
 	if n < minRule {
 		return "", false
 	}
-	return strings.TrimSpace(t[n:]), true
+	rest := strings.TrimSpace(t[n:])
+	if rest != "" && !isLetterByte(rest[0]) {
+		// A table's border folded by a terminal ("-------+"), not
+		// a rule: a rule stands alone, or prose a paste glued to it.
+		return "", false
+	}
+	return rest, true
 }
+
+// isLetterByte reports whether c is an ASCII letter.
+func isLetterByte(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // boxRule is a rule's first minRule dashes, which a help box's rule holds
 // wherever an entry's lines put it.
@@ -99,12 +115,18 @@ func (st *Stream) helpBoxAt(d *Diagnosis, e *entry.Entry) bool {
 		l, text, _ = strings.Cut(text, "\n")
 		t := strings.TrimSpace(l)
 		ind := strings.Index(l, t)
-		if t == "" {
+		if t == "" || b.open && len(t) <= maxBoxText && string(b.last) == t {
 			continue
 		}
+		if len(t) <= maxBoxText {
+			b.last = append(b.last[:0], t...)
+		}
 		if rest, ok := ruleRest(t); ok {
-			if !b.open {
-				b.open, b.entries, b.indent = true, 0, ind
+			if !b.open || b.head == "" {
+				// A rule opens a box; a second rule before any text
+				// (the next box's, or another rank's copy) opens the
+				// same.
+				b.start(ind)
 				if rest != "" {
 					b.line(rest, ind)
 				}
@@ -117,14 +139,14 @@ func (st *Stream) helpBoxAt(d *Diagnosis, e *entry.Entry) bool {
 			}
 			b.reset()
 			if rest != "" {
-				b.open, b.indent = true, ind
+				b.start(ind)
 				b.line(rest, ind)
 			}
 			continue
 		}
 		if !b.open {
 			if boxOpens(t) {
-				b.open, b.entries, b.indent = true, 0, ind
+				b.start(ind)
 				b.line(t, ind)
 			}
 			continue
@@ -138,7 +160,12 @@ func (st *Stream) helpBoxAt(d *Diagnosis, e *entry.Entry) bool {
 const maxBoxLines = 64
 
 // reset closes the box.
-func (b *helpBox) reset() { *b = helpBox{reasons: b.reasons[:0]} }
+func (b *helpBox) reset() { *b = helpBox{reasons: b.reasons[:0], last: b.last[:0]} }
+
+// start opens the box, its rule indented by ind.
+func (b *helpBox) start(ind int) {
+	b.open, b.entries, b.indent = true, 0, ind
+}
 
 // line takes t, a trimmed line of the box indented by ind, into it: its
 // first words as its head, a line indented deeper than its rule as a
@@ -148,13 +175,8 @@ func (b *helpBox) line(t string, ind int) {
 	if strings.Contains(low, "warning") {
 		b.warning = true
 	}
-	if !b.failed {
-		for _, w := range [...]string{"failed", "abort", "exited on signal", "non-zero", "error", "unable to", "not enough", "killed"} {
-			if strings.Contains(low, w) {
-				b.failed = true
-				break
-			}
-		}
+	if strings.Contains(low, "non-zero") || strings.Contains(low, "exited on signal") {
+		b.died, b.failed = true, true
 	}
 	switch {
 	case b.head == "":
@@ -165,6 +187,19 @@ func (b *helpBox) line(t string, ind int) {
 		b.head = strings.Clone(cutRunes(h, maxBoxText))
 	case ind > b.indent && len(b.reasons) < maxBoxReasons:
 		b.reasons = append(b.reasons, strings.Clone(cutRunes(strings.TrimSpace(strings.TrimPrefix(t, "-->")), maxBoxText)))
+	default:
+		// Prose between the head and the reasons, or a table's
+		// rows ("Failed requests:  0" between a benchmark's rules):
+		// only the head and the reasons say whether it failed.
+		return
+	}
+	if !b.failed {
+		for _, w := range [...]string{"failed", "abort", "error", "unable to", "not enough", "killed"} {
+			if strings.Contains(low, w) {
+				b.failed = true
+				break
+			}
+		}
 	}
 }
 
@@ -190,6 +225,16 @@ func (b *helpBox) diagnose(d *Diagnosis, e *entry.Entry) {
 	if h := lowerASCII(b.head); strings.Contains(h, "init") && strings.Contains(h, "failed") {
 		// orte_init, MPI_INIT, PMIx_Init: the ranks never met.
 		d.Triage.Phase = phaseDistributedInit
+	}
+	if b.died {
+		// mpirun's report that a process of the job exited non-zero or
+		// died of a signal ("Primary job terminated normally, but 1
+		// process returned a non-zero exit code", "mpirun noticed that
+		// process rank 0 ... exited on signal 9"): the process's own
+		// lines say why. Around them it is their consequence; alone it
+		// is still alerted.
+		d.Role = patterns.RoleConsequence
+		d.Triage.Family = FamilyDied
 	}
 }
 

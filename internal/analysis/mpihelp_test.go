@@ -3,6 +3,8 @@ package analysis_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/logmatch/logmatch/internal/analysis"
 )
 
 // rule is Open MPI's help box rule.
@@ -31,6 +33,8 @@ func TestHelpBox(t *testing.T) {
 			[]string{"It looks like MPI_INIT failed for some reason: ompi_mpi_init: ompi_rte_init failed"}},
 		{"warning box", rule + "WARNING: There was an error initializing an OpenFabrics device.\n\n  Local host:   gpu-node-1\n  Local device: mlx5_0\n" + rule, nil},
 		{"defaults notice", rule + "By default, for Open MPI 4.0 and later, infiniband ports on a device\nare not used by default.  The intent is to use UCX for these devices.\n" + rule, nil},
+		{"folded table border", "+----------------+---------+--------------------------------------\n" + strings.Repeat("-", 60) + "+\n| preprocessing | 1 | READY |\n+----------------+---------+--------------------------------------\n" + strings.Repeat("-", 60) + "+\n", nil},
+		{"benchmark table", rule + "concurrency: 256\nelapsed_time: 123.4s\nfailed requests: 0\nerror rate: 0.00%\n" + rule, nil},
 		{"benchmark sections", "============ Serving Benchmark Result ============\nSuccessful requests:                     1000\n" + strings.Repeat("-", 50) + "\nMean TTFT (ms):                          123.4\n" + strings.Repeat("-", 50) + "\n", nil},
 	} {
 		got := streamFailures(t, c.text)
@@ -43,5 +47,35 @@ func TestHelpBox(t *testing.T) {
 				t.Errorf("%s: headline %q, want it to hold %q", c.name, got[i], w)
 			}
 		}
+	}
+}
+
+// TestHelpBoxChildDied reads mpirun's boxes that report a process of the
+// job that exited non-zero or died of a signal (from two runs' output) as
+// the consequence the process's own failure leads.
+func TestHelpBoxChildDied(t *testing.T) {
+	text := rule + "Primary job  terminated normally, but 1 process returned\na non-zero exit code. Per user-direction, the job has been aborted.\n" + rule +
+		rule + "mpirun noticed that process rank 12 with PID 6866 on node queue1-dy-compute-resource-1-1 exited on signal 9 (Killed).\n" + rule
+	an := analysis.New(defaultMatcher(t))
+	var st analysis.Stream
+	var got []analysis.Diagnosis
+	for _, e := range entries(text) {
+		if d, ok := an.AnalyzeStream(&st, &e); ok {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("got %d failures, want the two boxes", len(got))
+	}
+	if d := got[0]; d.Triage.Family != analysis.FamilyDied {
+		t.Errorf("%q: family %q, want a component's death", d.Headline, d.Triage.Family)
+	}
+	for _, d := range got {
+		if d.Role != "consequence" {
+			t.Errorf("%q: role %s, want a consequence", d.Headline, d.Role)
+		}
+	}
+	if !strings.Contains(got[1].Headline, "exited on signal 9 (Killed)") {
+		t.Errorf("headline %q, want the signal death", got[1].Headline)
 	}
 }

@@ -60,16 +60,18 @@ type Stream struct {
 	// no time); ready that a line said the server is ready since.
 	probing, ready bool
 	probeSince     time.Time
-	// box is the help box the stream is in (mpihelp.go).
+	// box is the help box the stream is in (mpihelp.go), gdb the gdb
+	// dump (gdbdump.go).
 	box helpBox
 	// rootCause says the previous entry ended with the heading of torch
 	// elastic's root cause block (summary.go).
 	rootCause bool
+	gdb gdbDump
 }
 
 // quietShape reads e, an entry decide found no failure in, as a line of a
 // shape that spans entries, each quiet alone: an MPI help box
-// (mpihelp.go). It fills d and reports true when
+// (mpihelp.go), a gdb dump (gdbdump.go). It fills d and reports true when
 // e completes one that is a failure; d's strings are then st's own, never
 // e's. Most entries cost the look at their first byte.
 func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
@@ -81,7 +83,13 @@ func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 		return false
 	}
 	if c := m[0]; c == '-' || c == 'I' || st.box.open || e.Lines > 1 && strings.Contains(e.Raw, boxRule) {
-		return st.helpBoxAt(d, e)
+		if st.helpBoxAt(d, e) {
+			return true
+		}
+	}
+	switch c := m[0]; {
+	case c == '#' || c == 'T' || len(st.gdb.frames) > 0 || st.gdb.done:
+		return a.gdbDumpAt(d, st, e, m)
 	}
 	return false
 }

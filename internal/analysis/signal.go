@@ -203,6 +203,11 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 			return SignalLevel, patterns.SeverityError, false
 		}
 	}
+	if (e.Level == "" || e.Level == "INFO" || e.Level == "DEBUG") && e.Lines > 1 && continuedCrash(e) != "" {
+		// A native crash joined to a routine record, or to one with no
+		// level (crashbanner.go).
+		return SignalNative, patterns.SeverityCritical, false
+	}
 	if e.Level == "INFO" && httpxServerError(e.Message) {
 		// An HTTP client's record of a server error response
 		// (httpclient.go).
@@ -317,6 +322,10 @@ func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 // signal.
 func quiet(e *entry.Entry) bool {
 	if e.Format == entry.FormatNative || e.Native != "" {
+		return false
+	}
+	if e.Lines > 1 && (e.Level == "" || e.Level == "INFO" || e.Level == "DEBUG") && continuedCrash(e) != "" {
+		// A native crash joined to a routine record (crashbanner.go).
 		return false
 	}
 	switch e.Level {

@@ -51,3 +51,33 @@ func TestHangIsAnIncident(t *testing.T) {
 		})
 	}
 }
+
+// TestGDBDumpIsAHang: gdb's backtrace of a stuck native process, with no
+// error line, is one critical hang incident headed by its first thread's
+// top frames; after gdb's report that the program stopped on a crash
+// signal, the same backtrace is that crash's, one incident led by it.
+func TestGDBDumpIsAHang(t *testing.T) {
+	const bt = "#0  0x00007f18da3258ee in epoll_wait () from /usr/lib64/libc.so.6\n" +
+		"#1  0x00007f18d2fda429 in boost::asio::detail::epoll_reactor::run(long) ()\n   from /opt/ray/_raylet.so\n" +
+		"#2  0x00007f18d262917d in ray::core::CoreWorker::RunTaskExecutionLoop() () from /opt/ray/_raylet.so\n"
+	for _, tt := range []struct {
+		name, log, severity, headline string
+	}{
+		{"a dump alone", "Thread 3 (Thread 0x7f2bab462700 (LWP 2488)):\n" + bt, "critical", "stuck in epoll_wait (libc.so.6)"},
+		{"a crash's backtrace", "Program received signal SIGSEGV, Segmentation fault.\n(gdb) bt\n" + bt, "critical", "received signal SIGSEGV"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(defaultMatcher(t), Options{Now: func() time.Time { return fixedNow }})
+			res, err := s.Scan(context.Background(), []Input{{Name: "gdb.log", R: strings.NewReader(tt.log)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Alerts) != 1 {
+				t.Fatalf("got %d incidents %v, want one", len(res.Alerts), slugs(res.Alerts))
+			}
+			if a := res.Alerts[0]; a.Record.Severity != tt.severity || !strings.Contains(a.Headline, tt.headline) {
+				t.Fatalf("incident %s %q, want %s holding %q", a.Record.Severity, a.Headline, tt.severity, tt.headline)
+			}
+		})
+	}
+}
