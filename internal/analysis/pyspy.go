@@ -66,7 +66,7 @@ type Stream struct {
 	// rootCause says the previous entry ended with the heading of torch
 	// elastic's root cause block (summary.go).
 	rootCause bool
-	gdb gdbDump
+	gdb       gdbDump
 }
 
 // quietShape reads e, an entry decide found no failure in, as a line of a
