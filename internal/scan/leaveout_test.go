@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 962,
-	detected: 918,
-	cause:    837,
+	excerpts: 964,
+	detected: 922,
+	cause:    843,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
