@@ -55,6 +55,21 @@ func analyzeText(m *matcher.Matcher, text string) []analysis.Diagnosis {
 	return got
 }
 
+// analyzeStream returns the diagnoses of every failure entry of text read
+// as one stream, as the stream shell reads it: the shapes read across
+// entries (dumps, help boxes, a probe's answers) see each other.
+func analyzeStream(m *matcher.Matcher, text string) []analysis.Diagnosis {
+	an := analysis.New(m)
+	var st analysis.Stream
+	var got []analysis.Diagnosis
+	for _, e := range entries(text) {
+		if d, ok := an.AnalyzeStream(&st, &e); ok {
+			got = append(got, d)
+		}
+	}
+	return got
+}
+
 // one reports whether got holds exactly one diagnosis, and says so when it
 // does not.
 func one(t *testing.T, name string, got []analysis.Diagnosis) bool {

@@ -33,14 +33,7 @@ func TestGDBDumpHang(t *testing.T) {
 			"no progress: stuck in epoll_wait (epoll_wait.c:30) < WaitEventSetWaitBlock (latch.c:1489) < WaitEventSetWait (latch.c:1435)"},
 		{"session lines", "[New Thread 0x7fffec5ff000 (LWP 1068)]\n[Thread debugging using libthread_db enabled]\n#1 in the list\n#2 (see above)\n", ""},
 	} {
-		an := analysis.New(defaultMatcher(t))
-		var st analysis.Stream
-		var got []analysis.Diagnosis
-		for _, e := range entries(c.text) {
-			if d, ok := an.AnalyzeStream(&st, &e); ok {
-				got = append(got, d)
-			}
-		}
+		got := analyzeStream(defaultMatcher(t), c.text)
 		if c.want == "" {
 			if len(got) != 0 {
 				t.Errorf("%s: %d failures, first %q", c.name, len(got), got[0].Headline)
@@ -63,14 +56,7 @@ func TestGDBDumpHang(t *testing.T) {
 func TestGDBCrashThenBacktrace(t *testing.T) {
 	text := "Program received signal SIGSEGV, Segmentation fault.\n0x0000000000400d19 in fn2 (str=\"abcdefg\") at badString.cpp:14\n14\t    if (str[i] < ch)\n(gdb) bt\n" +
 		"#0  0x0000000000400d19 in fn2 (str=\"abcdefg\") at badString.cpp:14\n#1  0x0000000000400d5a in fn1 () at badString.cpp:22\n#2  0x0000000000400e01 in main () at badString.cpp:30\n"
-	an := analysis.New(defaultMatcher(t))
-	var st analysis.Stream
-	var got []analysis.Diagnosis
-	for _, e := range entries(text) {
-		if d, ok := an.AnalyzeStream(&st, &e); ok {
-			got = append(got, d)
-		}
-	}
+	got := analyzeStream(defaultMatcher(t), text)
 	if len(got) != 2 || got[0].Signal != analysis.SignalNative || got[0].Severity != "critical" || got[1].Signal != analysis.SignalHang {
 		for _, d := range got {
 			t.Logf("  %s %s %q", d.Signal, d.Severity, d.Headline)

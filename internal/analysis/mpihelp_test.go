@@ -56,14 +56,7 @@ func TestHelpBox(t *testing.T) {
 func TestHelpBoxChildDied(t *testing.T) {
 	text := rule + "Primary job  terminated normally, but 1 process returned\na non-zero exit code. Per user-direction, the job has been aborted.\n" + rule +
 		rule + "mpirun noticed that process rank 12 with PID 6866 on node queue1-dy-compute-resource-1-1 exited on signal 9 (Killed).\n" + rule
-	an := analysis.New(defaultMatcher(t))
-	var st analysis.Stream
-	var got []analysis.Diagnosis
-	for _, e := range entries(text) {
-		if d, ok := an.AnalyzeStream(&st, &e); ok {
-			got = append(got, d)
-		}
-	}
+	got := analyzeStream(defaultMatcher(t), text)
 	if len(got) != 2 {
 		t.Fatalf("got %d failures, want the two boxes", len(got))
 	}

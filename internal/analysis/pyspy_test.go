@@ -233,14 +233,7 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			an := analysis.New(defaultMatcher(t))
-			var st analysis.Stream
-			var got []analysis.Diagnosis
-			for _, e := range entries(tt.in) {
-				if d, ok := an.AnalyzeStream(&st, &e); ok {
-					got = append(got, d)
-				}
-			}
+			got := analyzeStream(defaultMatcher(t), tt.in)
 			if len(got) != 1 {
 				t.Fatalf("got %d diagnoses %+v, want one hang", len(got), got)
 			}
