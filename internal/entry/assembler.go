@@ -1939,6 +1939,20 @@ func messageFollows(line string) bool {
 	return ok && msg == "" && len(typ) == len(t)-1
 }
 
+// otherWriter reports whether two lines' prefixes name different
+// processes: other Ray actors, other ranks of a launcher's label, MPI
+// tag or torchrun's "[rankN]:".
+func otherWriter(a, b string) bool {
+	if a == b {
+		return false
+	}
+	if otherRayActor(a, b) || otherRank(a, b) {
+		return true
+	}
+	x, y := rankPrefixLen(a), rankPrefixLen(b)
+	return x > 0 && y > 0 && strings.TrimSpace(a[:x]) != strings.TrimSpace(b[:y])
+}
+
 // otherRayActor reports whether two lines' prefixes name different Ray
 // actors: both hold a Ray actor prefix, stacked anywhere among their
 // wrappers (a collector's timestamp or a compose service may stand in

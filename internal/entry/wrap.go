@@ -687,6 +687,14 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg || isC10Line(c.s) {
 		return false
 	}
+	if otherWriter(p.prefix, c.prefix) {
+		// A line behind another rank's or actor's prefix is that
+		// process's own line: a terminal's cut leaves its rest behind
+		// the line's own prefix or none, never another writer's
+		// ("[rank2]:...your parallel process is" and "[rank0]:likely
+		// to abort.").
+		return false
+	}
 	if c.s[0] == 'L' && strings.TrimRight(c.s, " ") == "Last error:" && a.ncclState() == ncclMessage {
 		// NCCL's label of its last error, on a line of its own after
 		// the error name's line, which ends in a space (a word wrap's

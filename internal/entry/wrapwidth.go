@@ -109,6 +109,12 @@ func isColumnBreak(prev, next string) bool {
 	if firstWord(prev) == firstWord(next) {
 		return false
 	}
+	if sameColumns(prev, next) {
+		// The next row of a table whose columns prev's padding set
+		// ("NAME   ...   AGE" and "deepseek-...   0/1   ...   13m",
+		// each as long as the other): a line of its own.
+		return false
+	}
 	if isIndented(next) && isWarningLine(prev) {
 		// The warnings module's second line, the source line it
 		// indents ("  warnings.warn("), after a warning as long as the
@@ -176,4 +182,53 @@ func firstWord(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// maxColumns bounds the column starts sameColumns reads on a line.
+const maxColumns = 16
+
+// columnStarts writes to dst the offsets in s where a column starts after
+// padding (a run of two spaces or more), at most maxColumns, and returns
+// how many it wrote.
+func columnStarts(dst *[maxColumns]int, s string) int {
+	n, run := 0, 0
+	for i := 0; i < len(s) && n < maxColumns; i++ {
+		if s[i] == ' ' {
+			run++
+			continue
+		}
+		if run >= 2 && i > run {
+			dst[n] = i
+			n++
+		}
+		run = 0
+	}
+	return n
+}
+
+// sameColumns reports whether next is another row of the table prev is a
+// row of: both pad their cells into two columns or more after the first,
+// and at least two of next's columns, and most, start where prev's do. A
+// terminal's rest starts at the first column, so its cells line up with
+// the line it was cut from only by chance.
+func sameColumns(prev, next string) bool {
+	var a, b [maxColumns]int
+	na := columnStarts(&a, prev)
+	if na < 2 {
+		return false
+	}
+	nb := columnStarts(&b, next)
+	if nb < 2 {
+		return false
+	}
+	same, j := 0, 0
+	for i := 0; i < nb; i++ {
+		for j < na && a[j] < b[i] {
+			j++
+		}
+		if j < na && a[j] == b[i] {
+			same++
+		}
+	}
+	return same >= 2 && 2*same > nb
 }

@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 964,
-	detected: 922,
-	cause:    843,
+	detected: 923,
+	cause:    844,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
