@@ -48,7 +48,7 @@ const maxLoggerFunc = 64
 // isWord reports whether s is ASCII letters and digits only.
 func isWord(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isUpperByte(c) && !isLowerByte(c) && !isDigitByte(c) {
+		if !isAlnum(s[i]) {
 			return false
 		}
 	}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/internal/entry"
 	"github.com/logmatch/logmatch/patterns"
 )
@@ -77,16 +78,13 @@ func ruleRest(t string) (string, bool) {
 		return "", false
 	}
 	rest := strings.TrimSpace(t[n:])
-	if rest != "" && !isLetterByte(rest[0]) {
+	if rest != "" && !ascii.Letter(rest[0]) {
 		// A table's border folded by a terminal ("-------+"), not
 		// a rule: a rule stands alone, or prose a paste glued to it.
 		return "", false
 	}
 	return rest, true
 }
-
-// isLetterByte reports whether c is an ASCII letter.
-func isLetterByte(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // boxRule is a rule's first minRule dashes, which a help box's rule holds
 // wherever an entry's lines put it.

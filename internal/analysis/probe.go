@@ -86,7 +86,7 @@ func status503(l string) bool {
 
 // isWordByte reports whether c is an ASCII letter, digit or underscore.
 func isWordByte(c byte) bool {
-	return isDigitByte(c) || 'a' <= c|0x20 && c|0x20 <= 'z' || c == '_'
+	return isAlnum(c) || c == '_'
 }
 
 // serverReady reports whether l says a server finished starting: "ready"
