@@ -338,6 +338,11 @@ type group struct {
 	// (Occurrence.Process); "" when it named none, or in a snapshot
 	// written before it was kept.
 	Process string `json:"process,omitempty"`
+	// Signal says it is the incident of a fatal signal handler's report
+	// (signalReport), and Site the function its PC frame names, once
+	// one of its entries named one (see signalsite.go).
+	Signal bool   `json:"signal,omitempty"`
+	Site   string `json:"site,omitempty"`
 	// Bare says the incident began with an exception line printed alone
 	// (Occurrence.Bare).
 	Bare bool `json:"bare,omitempty"`
@@ -516,8 +521,9 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 		waits := g.opts.Settle > 0 || g.opts.Window < 0
 		if !ok && !waits || ok && !gr.Settling {
 			o.Complete()
+			access := analysis.AccessLine(lineOfAlert(&o.Alert))
 			from := eventOf{o.SourceKey, o.Native && o.Alert.Record.ID != "", o.NativeKind, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed, len(o.Alert.Record.Solutions) > 0,
-				analysis.AccessLine(lineOfAlert(&o.Alert)), slices.Contains(o.Alert.Record.Tags, "network"), o.Process}
+				access, reportsPeer(&o.Alert, o.Native, access), o.Process, mildSeverity(o.Alert.Record.Severity)}
 			if root := g.findRoot(o.Scope, at, "", from); root != nil {
 				root.fold(*o, now, &g.stats)
 				g.touch(root)
@@ -618,6 +624,16 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				p.fold(*o, now, &g.stats)
 				p.spanTo(o.Offset, o.EndOffset)
 				g.touch(p)
+				return nil
+			}
+			if s := g.siteBefore(o, b); s != nil {
+				// The process's death after the signal handler's
+				// report that named where it crashed (see
+				// signalsite.go).
+				g.promote(s)
+				s.fold(*o, now, &g.stats)
+				s.spanTo(o.Offset, o.EndOffset)
+				g.touch(s)
 				return nil
 			}
 			if own := g.narrowerBefore(o, b); own != nil {
@@ -741,6 +757,9 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at, Writer: o.Writer,
 		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Unplaced: o.Unplaced && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Tolerated: o.Tolerated, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
+	if signalReport(&gr.Alert.Record) {
+		gr.Signal, gr.Site = true, crashSite(gr.Alert.Entry)
+	}
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
 		// says, not when it was read (a replayed or scanned log); one
@@ -818,6 +837,12 @@ func (gr *group) add(o *Occurrence, now time.Time) {
 		// error line, then the exception): the traceback names it.
 		o.Complete()
 		takeException(a, &o.Alert)
+	}
+	if gr.Signal && gr.Site == "" {
+		// The handler's report again, behind a logger's prefix that
+		// kept its PC frame with it (see signalsite.go).
+		o.Complete()
+		gr.Site = crashSite(o.Alert.Entry)
 	}
 	gr.LastSeen = now
 	gr.changed()
