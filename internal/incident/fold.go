@@ -1086,9 +1086,8 @@ func namesDeadProcess(text string) bool {
 	if !strings.ContainsAny(text, "0123456789") {
 		return false
 	}
-	low := strings.ToLower(text)
 	for _, w := range deathWords {
-		if strings.Contains(low, w) {
+		if indexFold(text, w) >= 0 {
 			return true
 		}
 	}
