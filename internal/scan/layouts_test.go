@@ -159,6 +159,10 @@ var knownLayoutMisses = map[string]map[string]string{
 	"1314-tgi-sharded-falcon-flash-attn-masks-error-804.log": {
 		"fold-s-100": "folded at 100 columns, torch's CUDA-initialization warning splits 'Error 804: forward compatibility was attempted on non supported HW' over two lines, so cuda-driver-mismatch reads no line and the shard's NotImplementedError leads alone",
 	},
+	// heldout-24 (development since heldout-25): measured blind, not
+	// tuned to; first read by this test once heldout-25 was held out.
+	"1747-benign-sglang-deepseek-v3-full-kv-decode-retraction-lines.log": under("held out: sglang's 'Decode out of memory happened. #retracted_reqs: ...' lines, requests retracted and run again, raise decode-out-of-memory-happened-legacy's alert in every layout, as they do as posted (knownShapeMisses)",
+		"prefix-worker", "prefix-host", "prefix-ray-pid", "prefix-rank", "prefix-pm2", "pm2-after-backtick", "caret-m", "user-format-per-line", "user-format-caret-m", "level-first", "backtick-open", "backtick-span", "fold-s-100"),
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read
