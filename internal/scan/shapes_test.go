@@ -462,7 +462,7 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	// heldout-24 (development since heldout-25): measured blind, not tuned to.
 	"1731-vllm-v1-workerproc-initialization-failed-aarch64-uv-python-traceback.log": under("held out: cut at a terminal's width, the traceback leads unclassified at a frame's 'File \"...\"' line and not at 'Exception: WorkerProc initialization failed ...'", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
-	"1747-benign-sglang-deepseek-v3-full-kv-decode-retraction-lines.log":            underEveryWrapper("held out: sglang's 'Decode out of memory happened. #retracted_reqs: ...' lines, requests retracted and run again, raise decode-out-of-memory-happened-legacy's alert, as they do as posted"),
+	"1755-vllm-ray-worker-sigsegv-nccl-add-proxy-op-fatal-python-error.log":         under("cut at a terminal's width, the Ray- and logging.cc-prefixed 'PC: @ ... addProxyOpIfNeeded()' line is split from its '*** SIGSEGV received' line's entry, so the handler's report names no function and faulthandler's 'Fatal Python error: Segmentation fault' after it leads", "hard-wrap-80", "hard-wrap-100"),
 	"1749-sglang-dp-attention-tp-worker-client-exception-vllm-style-error-prefix-cut.log": {
 		"loki-pipe": "held out: behind the Loki pipe prefix, the traceback leads unclassified at a frame's line and not under tp-model-worker-client-hit-an-exception",
 	},
