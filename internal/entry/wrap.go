@@ -1313,7 +1313,7 @@ func isRelativePath(w string) bool {
 // anything else. The caller checks prev was at least the wrap's width.
 func isSourceRest(prev, next string) bool {
 	if !strings.HasPrefix(prev, "    ") || next == "" || isIndented(next) || isFrameLine(prev) ||
-		isTracebackLine(next) || isChainSeparator(next) || isFrameLine(next) {
+		isTracebackLine(next) || isChainSeparator(next) || isFrameLine(next) || IsCaretLine(next) {
 		return false
 	}
 	if strings.HasPrefix(next, "[Previous line repeated") {
