@@ -83,6 +83,12 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	p := prev[len(prev)-1]
+	if isRuleLine(prev) && isWordByte(next[0]) {
+		// A rule drawn across the line ("-----...", a help box's top
+		// or bottom) ends where its writer stopped it: the text under
+		// it is a line of its own, which no cut inside the rule opens.
+		return false
+	}
 	if len(next) > width+wrapSlack && !(p == ' ' && len(next) <= width+firstWordLen(next)) {
 		// A word-wrapping tool (fold -s) breaks before the word that
 		// would cross its width: the rest, broken again at that width,
@@ -319,6 +325,20 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	}
 	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted && !typeCut {
 		return false
+	}
+	return true
+}
+
+// isRuleLine reports whether s is a rule: one of "-=*#_~" repeated over
+// the whole line, at least minWrapWidth long (its caller's bound).
+func isRuleLine(s string) bool {
+	if s == "" || strings.IndexByte("-=*#_~", s[0]) < 0 {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] != s[0] {
+			return false
+		}
 	}
 	return true
 }

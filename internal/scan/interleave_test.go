@@ -387,11 +387,6 @@ func restartLines() string {
 // variant (file, or "first + second" for two failures, then the variant),
 // with why; "*" stands for every excerpt.
 var knownInterleaveMisses = map[string]map[string]string{
-	// heldout-23, right as posted since a help box is read as one
-	// failure (analysis/mpihelp.go).
-	"1632-triton-trtllm-orte-init-local-rank-no-permission.log": {
-		"ranks": "three ranks' copies of Open MPI's help box interleaved: each rank's lines stay its own, but one rank's rule closes another's box before its reasons, so that box alerts a second time, headed by its sentence alone",
-	},
 	// dev-17: measured before any change made for the batch.
 	"170-headless-nameerror-eagle-tree-kernel-then-sigquit.log + 1702-vllm-v0-ray-fp8-quantization-capability-86.log": {
 		"two-failures": "the first excerpt's sglang lines make the whole log sglang's, so sglang's twin record for the same words (quantization-unsupported-gpu) leads the second's bare ValueError line",
