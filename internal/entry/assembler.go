@@ -426,7 +426,14 @@ func (a *Assembler) Push(l Line) []Entry { return a.PushLine(&l) }
 func (a *Assembler) PushLine(l *Line) []Entry {
 	a.out = a.out[:0]
 	a.padCut, a.padded = 0, false
-	if t := a.pad.trim(l.Text); len(t) != len(l.Text) {
+	learning := a.pad.width == 0
+	t := a.pad.trim(l.Text)
+	if learning && a.pad.width > 0 {
+		// This row taught the row width: the row before, as long, kept
+		// a padding too short to take off before (padrows.go).
+		a.unpadLast(a.pad.width)
+	}
+	if len(t) != len(l.Text) {
 		a.padded = true
 		// A padded row's padding is no part of the line (padrows.go).
 		trimmed := *l
