@@ -462,7 +462,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	// Held out (heldout-24): measured, not tuned to.
 	"1731-vllm-v1-workerproc-initialization-failed-aarch64-uv-python-traceback.log": under("held out: cut at a terminal's width, the traceback leads unclassified at a frame's 'File \"...\"' line and not at 'Exception: WorkerProc initialization failed ...'", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
-	"1735-sglang-devstral-tokenizer-traceback-k9s-box-drawing-prefix.log":           under("held out: behind a tag or a line number in front of k9s's box-drawing prefix, the traceback leads unclassified at its frames' code and not at its 'Traceback (most recent call last):' line", "mpirun-tag", "grep-n"),
 	"1747-benign-sglang-deepseek-v3-full-kv-decode-retraction-lines.log":            underEveryWrapper("held out: sglang's 'Decode out of memory happened. #retracted_reqs: ...' lines, requests retracted and run again, raise decode-out-of-memory-happened-legacy's alert, as they do as posted"),
 	"1749-sglang-dp-attention-tp-worker-client-exception-vllm-style-error-prefix-cut.log": {
 		"loki-pipe": "held out: behind the Loki pipe prefix, the traceback leads unclassified at a frame's line and not under tp-model-worker-client-hit-an-exception",
