@@ -1,5 +1,7 @@
 package entry
 
+import "strings"
+
 // A traceback pasted with its indentation stripped: every frame line,
 // source line and caret line flush left, as a chat tool, an issue form
 // or a word processor leaves it ('File "/x/scheduler.py", line 983, in
@@ -54,4 +56,29 @@ func (a *Assembler) flushIndent(s string) string {
 		return sourceIndent + s
 	}
 	return s
+}
+
+// Typographic quotes a word processor, a chat tool or an issue form's
+// "smart quotes" put for a straight one.
+const (
+	openCurly  = "\u201c"
+	closeCurly = "\u201d"
+)
+
+// straightFrameQuotes returns s with the curled quotes around a frame's
+// file name straightened ('File “/x/worker_base.py”, line 311, in f' to
+// 'File "/x/worker_base.py", line 311, in f'), where i is the index of the
+// first opening one: a traceback pasted through such a tool, which also
+// strips its indentation as often. Any other line, quotes in prose among
+// them, is returned as it is.
+func straightFrameQuotes(s string, i int) string {
+	if !strings.HasSuffix(s[:i], "File ") {
+		return s
+	}
+	path := s[i+len(openCurly):]
+	j := strings.Index(path, closeCurly)
+	if j <= 0 || !strings.HasPrefix(path[j+len(closeCurly):], ", line ") || strings.IndexByte(path[:j], '"') >= 0 {
+		return s
+	}
+	return s[:i] + `"` + path[:j] + `"` + path[j+len(closeCurly):]
 }

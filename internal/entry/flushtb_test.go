@@ -136,3 +136,100 @@ func TestFlushLeftTracebackEnds(t *testing.T) {
 		t.Errorf("outermost %+v", o)
 	}
 }
+
+// TestCurlyQuotedFrames: a traceback pasted through a tool that curls
+// straight quotes ('File “/x/worker_base.py”, line 311, in f') and strips
+// the indentation is read as CPython printed it: its frames are frames,
+// each source line stays under its frame instead of joining it as a cut's
+// rest, and the lines are one traceback.
+func TestCurlyQuotedFrames(t *testing.T) {
+	for _, tt := range []struct {
+		name, text string
+		frames     int
+		exc        string
+	}{
+		{
+			// vllm-project/vllm-ascend#13974: cut in the worker.
+			name: "vllm worker",
+			text: "Traceback (most recent call last):\n" +
+				"File “/vllm-workspace/vllm/vllm/v1/executor/multiproc_executor.py”, line 957, in worker_busy_loop\n" +
+				"output = func(*args, **kwargs)\n" +
+				"File “/vllm-workspace/vllm/vllm/v1/worker/worker_base.py”, line 311, in initialize_from_config\n" +
+				"self.worker.initialize_from_config(kv_cache_config) # type: ignore",
+			frames: 2,
+		},
+		{
+			// A ShotGrid support article quoting Nuke 10.5's traceback.
+			name: "nuke ssl",
+			text: "File “/usr/local/Nuke10.5v7/lib/python2.7/ssl.py”, line 143, in init\n" +
+				"self.do_handshake()\n" +
+				"File “/usr/local/Nuke10.5v7/lib/python2.7/ssl.py”, line 305, in do_handshake\n" +
+				"self._sslobj.do_handshake()\n" +
+				"SSLError: [Errno 8] _ssl.c:504: EOF occurred in violation of protocol",
+			frames: 2,
+			exc:    "SSLError",
+		},
+	} {
+		es := assemble(t, Options{}, tt.text)
+		if len(es) != 1 || es[0].Traceback == nil {
+			t.Errorf("%s: %+v, want one traceback entry", tt.name, views(es))
+			continue
+		}
+		o := es[0].Traceback.Outermost()
+		if len(o.Frames) != tt.frames || o.Type != tt.exc || !strings.Contains(es[0].Raw, "\n  File \"/") {
+			t.Errorf("%s: %d frames, type %q, raw %q", tt.name, len(o.Frames), o.Type, es[0].Raw)
+		}
+	}
+	// Curled quotes in prose stay as they are.
+	const prose = "After the installation, open the configuration file “/usr/local/nagios/etc/nagios.cfg” and edit it"
+	if es := assemble(t, Options{}, prose); len(es) != 1 || es[0].Raw != prose {
+		t.Errorf("prose: %+v", views(es))
+	}
+}
+
+// TestGlogClockIsNoRest: a line that opens with a glog header's level,
+// date and clock is a record of its own, never the rest of a long line
+// before it, even when the header's source part is one no reader takes (a
+// file name whose underscores a page's emphasis ate) and the line before
+// ends where a cut inside a hexadecimal number could go on with its 'E'.
+func TestGlogClockIsNoRest(t *testing.T) {
+	for _, pair := range [][2]string{
+		// vllm-project/vllm-ascend#13974.
+		{"I0805 09:42:09.763325 80495 ascend direct transport.cpp:444 AscendDirectTransport register mem addr:0x12da7ea00000, length:183369728, location:, mem type:0",
+			"E0805 09:42:09.763501 80495 ascend direct transport.cpp:460 Register mem ret:103900."},
+		// vllm-project/vllm-ascend#5044.
+		{"E1215 11:46:28.725462   298 transfer_task.cpp:247] Transfer failed for batch 187651611544208 task 38 with status 6",
+			"E1215 11:46:28.725466   298 transfer_task.cpp:247] Transfer failed for batch 187651611544208 task 39 with status 6"},
+	} {
+		// The first line three times, as the stream's longest that
+		// shorter lines follow, a terminal's width by its lengths.
+		text := pair[0] + "\n" + pair[0] + "\n" + pair[0] + "\n" + pair[1]
+		es := assemble(t, Options{}, text)
+		if last := es[len(es)-1]; last.Raw != pair[1] {
+			t.Errorf("%q: last entry %q, want the glog line alone", pair[1], last.Raw)
+		}
+	}
+}
+
+// FuzzStraightFrameQuotes: straightFrameQuotes changes only a frame's two
+// curled quotes, each to one straight one, and never panics.
+func FuzzStraightFrameQuotes(f *testing.F) {
+	f.Add("File “/vllm-workspace/vllm/vllm/v1/worker/worker_base.py”, line 311, in initialize_from_config")
+	f.Add("open the file “/usr/local/nagios/etc/nagios.cfg”")
+	f.Add("File “”, line 1, in f")
+	f.Fuzz(func(t *testing.T, s string) {
+		i := strings.Index(s, openCurly)
+		if i < 0 {
+			return
+		}
+		got := straightFrameQuotes(s, i)
+		if got == s {
+			return
+		}
+		// Two three-byte quotes became one byte each, after "File ",
+		// the closing one right before ", line ".
+		if len(got) != len(s)-2*(len(openCurly)-1) || !strings.HasPrefix(got, s[:i]+`"`) || !strings.HasSuffix(s[:i], "File ") || !strings.Contains(got[i+1:], `", line `) {
+			t.Fatalf("straightFrameQuotes(%q) = %q", s, got)
+		}
+	})
+}

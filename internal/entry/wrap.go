@@ -83,6 +83,13 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	p := prev[len(prev)-1]
+	if glogClockStart(next) {
+		// A glog header's level, date and clock ("E0805
+		// 09:42:09.763501 ..."): a record of its own, whatever follows
+		// (a source name a page's emphasis ate the underscores of,
+		// "ascend direct transport.cpp:460"), never a cut's rest.
+		return false
+	}
 	if isRuleLine(prev) && isWordByte(next[0]) {
 		// A rule drawn across the line ("-----...", a help box's top
 		// or bottom) ends where its writer stopped it: the text under
@@ -327,6 +334,13 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	return true
+}
+
+// glogClockStart reports whether s opens as a glog header does: a level
+// letter, the month and day, and the clock with its fraction ("E0805
+// 09:42:09.763501 "), whatever comes after.
+func glogClockStart(s string) bool {
+	return len(s) > 16 && glogLevel(s[0]) != "" && ascii.Digits(s[1:5]) && s[5] == ' ' && isClock(s[6:14]) && s[14] == '.' && isDigit(s[15])
 }
 
 // isRuleLine reports whether s is a rule: one of "-=*#_~" repeated over
