@@ -394,11 +394,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"1727-vllm-v1-enginecore-dump-input-scheduler-output-hard-wrapped.log + 173-rank-scheduler-dead-exit-code-11.log": {
 		"two-failures": "the first excerpt's vLLM EngineCore lines make the whole log vLLM's, so sglang's own record for the second's 'Child process unexpectedly failed with an exit code 11' (scheduler-exit-code-native-crash) does not read it and it leads unclassified",
 	},
-	// heldout-23, right as posted since a help box is read as one
-	// failure (analysis/mpihelp.go).
-	"1632-triton-trtllm-orte-init-local-rank-no-permission.log": {
-		"ranks": "three ranks' copies of Open MPI's help box interleaved: each rank's lines stay its own, but one rank's rule closes another's box before its reasons, so that box alerts a second time, headed by its sentence alone",
-	},
 	// dev-17: measured before any change made for the batch.
 	"170-headless-nameerror-eagle-tree-kernel-then-sigquit.log + 1702-vllm-v0-ray-fp8-quantization-capability-86.log": {
 		"two-failures": "the first excerpt's sglang lines make the whole log sglang's, so sglang's twin record for the same words (quantization-unsupported-gpu) leads the second's bare ValueError line",

@@ -514,9 +514,6 @@ var knownWidthMisses = map[string]map[string]string{
 	"1667-distbackenderror-nccl-cuda-failure-217-peer-access-l40s.log": {
 		"hard-wrap-100": "cut at 100 columns inside the DistBackendError line's source path ('ProcessGroup' | 'NCCL.cpp:3353'), the rest ('NCCL.cpp:3353, unhandled cuda error ...') opens an entry of its own apart from ncclUnhandledCudaError's 'Last error:' block, so NCCL's unhandled cuda error leads ahead of the 'Cuda failure 217' line its record reads",
 	},
-	"863-c10d-heartbeat-watchdog-stuck-wrapped-116-columns.log": {
-		"hard-wrap-120-padded": "the excerpt is wrapped at 116 columns as posted and padded to 120 here: its rows end in four spaces, too few to be taken off before the row width is learned (a word wrap leaves as many after a table's column), so the rows before keep theirs",
-	},
 	// moreutils' ts: behind the time, sgl_kernel's report is cut into
 	// entries of its own.
 	"020-sgl-kernel-common-ops-critical-multiline.log": {
