@@ -43,7 +43,9 @@ import (
 //     coded error line (cannline.go): error;
 //   - a line with no level and no logger's header that shows a CUDA
 //     call's failed status (cudastatus.go) or a native library's named
-//     function that failed (funcfailed.go): error.
+//     function that failed (funcfailed.go): error;
+//   - faulthandler's list of extension modules alone (faultframes.go):
+//     critical.
 //
 // Everything else, INFO and WARNING records included, is no signal.
 func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
@@ -87,6 +89,12 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 	if e.Level == "" && !loggerHeader(e.Format) && (crashBanner(FirstLine(e.Message)) || e.Lines > 1 && crashBanner(lastLine(e.Text))) {
 		// A crash handler's announcement of the fatal signal it
 		// caught (crashbanner.go).
+		return SignalNative, patterns.SeverityCritical, false
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && extensionModules(FirstLine(e.Message)) {
+		// faulthandler's list of extension modules, which only a
+		// fatal error prints, its header and frames lost
+		// (faultframes.go).
 		return SignalNative, patterns.SeverityCritical, false
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && kernelFailure(e.Message) {
@@ -392,11 +400,12 @@ func networkOrJobFailure(l string) bool {
 
 // nativeReport reports whether entry e, whose message m opens with line
 // l, is the kernel's report (kernel.go), a memory checker's
-// (memcheck.go), an assertion's (assertline.go), or opens or ends with a
-// crash handler's banner (crashbanner.go).
+// (memcheck.go), an assertion's (assertline.go), faulthandler's list of
+// extension modules (faultframes.go), or opens or ends with a crash
+// handler's banner (crashbanner.go).
 func nativeReport(e *entry.Entry, l, m string) bool {
 	return kernelLineStart(l) && kernelFailure(m) || memCheckStart(l) && memoryCheckReport(l) || assertionLine(l) ||
-		crashBannerStart(l) && crashBanner(l) || e.Lines >= 2 && crashBanner(lastLine(e.Text))
+		crashBannerStart(l) && crashBanner(l) || l[0] == 'E' && extensionModules(l) || e.Lines >= 2 && crashBanner(lastLine(e.Text))
 }
 
 // callFailure reports whether l (of an entry whose text is text) shows a

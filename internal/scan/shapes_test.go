@@ -467,6 +467,15 @@ var knownShapeMisses = map[string]map[string]string{
 	"1749-sglang-dp-attention-tp-worker-client-exception-vllm-style-error-prefix-cut.log": {
 		"loki-pipe": "held out: behind the Loki pipe prefix, the traceback leads unclassified at a frame's line and not under tp-model-worker-client-hit-an-exception",
 	},
+	// heldout-24 as development data (since heldout-25).
+	"1756-sglang-deepseek-v3-eoferror-thread-extension-modules-line-only.log": func() map[string]string {
+		m := under("the excerpt is one line: a prefix the entry package learns from several lines (a task's label or tag, a line number, a pipe's stamp) stays in its message, and faulthandler's 'Extension modules:' list, read only where it opens the message, is not read behind it",
+			"srun-label", "srun-label-padded", "mpirun-tag", "loki-pipe", "grep-n", "cat-n", "less-N", "editor-numbers", "parallel-tag")
+		m["ts"] = "behind ts's time, 'Extension modules:' reads as a syslog program's name and the message left is the bare module list, which alone is no failure"
+		return m
+	}(),
+	"1748-sglang-deepseek-v3-faulthandler-frames-after-illegal-access-no-header.log": under("behind a tag glued to the line, faulthandler's frame lines, indented, are rejoined pairwise as one hard-wrapped line, which no longer reads as one frame", "mpirun-tag", "torchrun-role"),
+	"1753-trtllm-executor-server-nccl-hang-gdb-thread-backtraces.log":                under("cut at 80 columns, the first thread's C++ frame 'wrap_ibv_get_async_event(ibv_context*, ibv_async_e' splits from its rest, which ends that thread before its headline frames, so a later thread without the first one's header heads the hang", "hard-wrap-80"),
 }
 
 // underEveryWrapper is a known-miss entry for an excerpt read wrong as
