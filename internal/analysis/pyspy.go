@@ -256,6 +256,12 @@ func (a *Analyzer) streamDecided(d *Diagnosis, st *Stream, e *entry.Entry, ok bo
 		// the exception line: the message says what failed.
 		d.Headline = string(st.said)
 	}
+	if ok && d.Cause == nil && len(st.said) > 0 && e.Message != "" && e.Message[0] == 'E' && platformExitCode(FirstLine(e.Message)) != "" {
+		// A hosting platform's exit status after its line that says
+		// what failed ("[Server message]Endpoint failed to start"):
+		// that line heads it (platformexit.go).
+		d.Headline = string(st.said) + " … " + d.Headline
+	}
 	if ok && len(st.imported) > 0 {
 		namedImport(d, string(st.imported))
 	}

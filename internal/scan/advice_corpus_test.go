@@ -100,6 +100,7 @@ var knownGenericAdvice = map[string]string{
 	"1735-sglang-devstral-tokenizer-traceback-k9s-box-drawing-prefix.log":            "held out: the traceback whose frames carry k9s's box-drawing prefix leads unclassified as its bare 'Traceback (most recent call last):' line with no phase or component to advise from",
 	"1738-gpustack-ascend-vllm-backend-image-provisioning-error-traceback.log":       "held out: GPUStack's 'Error provisioning model instance ...: Failed to get vLLM backend image' leads unclassified with no phase or component to advise from",
 	// heldout-24 as development data (since heldout-25).
+	"1732-tgi-hf-endpoint-failed-to-start-exit-code-json-fragment.log":        "Inference Endpoints' 'Exit code: 1. Reason:' leads, headed by '[Server message]Endpoint failed to start', its reason a JSON line's cut tail: no phase or component to advise from",
 	"1756-sglang-deepseek-v3-eoferror-thread-extension-modules-line-only.log": "faulthandler's 'Extension modules:' list alone leads as a native crash, its header and frames lost: no phase or component to advise from beyond the native-crash step",
 }
 
