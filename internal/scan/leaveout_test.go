@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 964,
-	detected: 923,
-	cause:    844,
+	detected: 924,
+	cause:    845,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
