@@ -97,16 +97,27 @@ func (a *Analyzer) faultFramesAt(d *Diagnosis, st *Stream, e *entry.Entry) bool 
 		if t == "" {
 			continue
 		}
-		f, ok := faultFrame(t)
-		if !ok {
-			r.reset()
-			return false
+		for k := 0; t != "" && k < MaxStackFrames; k++ {
+			// Frame lines a reader rejoined as one wrapped line
+			// (behind a tag glued to each, their indentation reads
+			// as a wrap's): a frame's function has no space, so
+			// ` File "` opens the next one.
+			one, rest, _ := strings.Cut(t, ` File "`)
+			if rest != "" {
+				rest = `File "` + rest
+			}
+			f, ok := faultFrame(one)
+			if !ok {
+				r.reset()
+				return false
+			}
+			t = rest
+			if r.done || len(r.frames) >= hangHeadlineFrames {
+				continue
+			}
+			r.frames = append(r.frames, strings.Clone(f))
+			r.printed = append(r.printed, strings.Clone(cutRunes(one, maxPrintedFrame)))
 		}
-		if r.done || len(r.frames) >= hangHeadlineFrames {
-			continue
-		}
-		r.frames = append(r.frames, strings.Clone(f))
-		r.printed = append(r.printed, strings.Clone(cutRunes(t, maxPrintedFrame)))
 	}
 	if r.done || len(r.frames) < hangHeadlineFrames {
 		return false

@@ -36,6 +36,11 @@ func TestFaultFramesWithoutHeader(t *testing.T) {
   File "<frozen importlib._bootstrap>", line 573 in module_from_spec
   File "<frozen importlib._bootstrap>", line 676 in _load_unlocked
 `, `_call_with_frames_removed (<frozen importlib._bootstrap>:241) < create_module (<frozen importlib._bootstrap_external>:1233) < module_from_spec (<frozen importlib._bootstrap>:573): File "<frozen importlib._bootstrap>", line 241 in _call_with_frames_removed`},
+		{"behind mpirun's tag, the frames rejoined as one wrapped line", `[1,3]<stderr>:  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 510 in event_loop_overlap
+[1,3]<stderr>:  File "/usr/local/lib/python3.10/dist-packages/torch/utils/_contextlib.py", line 116 in decorate_context
+[1,3]<stderr>:  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1757 in run_scheduler_process
+[1,3]<stderr>:  File "/usr/lib/python3.10/multiprocessing/process.py", line 108 in run
+`, `event_loop_overlap (sglang/srt/managers/scheduler.py:510) < decorate_context (torch/utils/_contextlib.py:116) < run_scheduler_process (sglang/srt/managers/scheduler.py:1757): File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 510 in event_loop_overlap`},
 		{"a helper thread's tail", `  File "/usr/local/lib/python3.10/concurrent/futures/thread.py", line 81 in _worker
   File "/usr/local/lib/python3.10/threading.py", line 953 in run
   File "/usr/local/lib/python3.10/threading.py", line 1016 in _bootstrap_inner

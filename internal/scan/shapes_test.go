@@ -474,7 +474,6 @@ var knownShapeMisses = map[string]map[string]string{
 		m["ts"] = "behind ts's time, 'Extension modules:' reads as a syslog program's name and the message left is the bare module list, which alone is no failure"
 		return m
 	}(),
-	"1748-sglang-deepseek-v3-faulthandler-frames-after-illegal-access-no-header.log": under("behind a tag glued to the line, faulthandler's frame lines, indented, are rejoined pairwise as one hard-wrapped line, which no longer reads as one frame", "mpirun-tag", "torchrun-role"),
 	"1732-tgi-hf-endpoint-failed-to-start-exit-code-json-fragment.log": {
 		"ts": "behind ts's time, 'Exit code:' reads as a syslog program's name and the message left ('1. Reason: ...') is not the platform's exit status",
 	},
