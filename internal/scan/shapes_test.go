@@ -474,6 +474,17 @@ var knownShapeMisses = map[string]map[string]string{
 	"1853-vllm-dynamo-worker-exception-determine-num-available-blocks-profile-run-cut.log": {
 		"double-spaced": "held out: with a blank line after every line, the cut traceback leads unclassified at its 'Traceback (most recent call last):' line and not under vllm-worker-exception's 'Exception in worker VllmWorkerProcess while processing method determine_num_available_blocks.'",
 	},
+	// heldout-24 as development data (since heldout-25).
+	"1756-sglang-deepseek-v3-eoferror-thread-extension-modules-line-only.log": func() map[string]string {
+		m := under("the excerpt is one line: a prefix the entry package learns from several lines (a task's label or tag, a line number, a pipe's stamp) stays in its message, and faulthandler's 'Extension modules:' list, read only where it opens the message, is not read behind it",
+			"srun-label", "srun-label-padded", "mpirun-tag", "loki-pipe", "grep-n", "cat-n", "less-N", "editor-numbers", "parallel-tag")
+		m["ts"] = "behind ts's time, 'Extension modules:' reads as a syslog program's name and the message left is the bare module list, which alone is no failure"
+		return m
+	}(),
+	"1732-tgi-hf-endpoint-failed-to-start-exit-code-json-fragment.log": {
+		"ts": "behind ts's time, 'Exit code:' reads as a syslog program's name and the message left ('1. Reason: ...') is not the platform's exit status",
+	},
+	"1753-trtllm-executor-server-nccl-hang-gdb-thread-backtraces.log": under("cut at 80 columns, the first thread's C++ frame 'wrap_ibv_get_async_event(ibv_context*, ibv_async_e' splits from its rest, which ends that thread before its headline frames, so a later thread without the first one's header heads the hang", "hard-wrap-80"),
 }
 
 // underEveryWrapper is a known-miss entry for an excerpt read wrong as
