@@ -462,7 +462,10 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	// heldout-24 (development since heldout-25): measured blind, not tuned to.
 	"1731-vllm-v1-workerproc-initialization-failed-aarch64-uv-python-traceback.log": under("held out: cut at a terminal's width, the traceback leads unclassified at a frame's 'File \"...\"' line and not at 'Exception: WorkerProc initialization failed ...'", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
-	"1755-vllm-ray-worker-sigsegv-nccl-add-proxy-op-fatal-python-error.log":         under("cut at a terminal's width, the Ray- and logging.cc-prefixed 'PC: @ ... addProxyOpIfNeeded()' line is split from its '*** SIGSEGV received' line's entry, so the handler's report names no function and faulthandler's 'Fatal Python error: Segmentation fault' after it leads", "hard-wrap-80", "hard-wrap-100"),
+	"1750-sglang-deepseek-v32-mtp-traceback-without-indentation-cut.log": {
+		"hard-wrap-80": "cut at 80 columns, the flush-left frames' File lines break inside their paths, so the cut traceback's deepest File line is not named whole by the unclassified lead",
+	},
+	"1755-vllm-ray-worker-sigsegv-nccl-add-proxy-op-fatal-python-error.log": under("cut at a terminal's width, the Ray- and logging.cc-prefixed 'PC: @ ... addProxyOpIfNeeded()' line is split from its '*** SIGSEGV received' line's entry, so the handler's report names no function and faulthandler's 'Fatal Python error: Segmentation fault' after it leads", "hard-wrap-80", "hard-wrap-100"),
 	"1739-sglang-gemma3-12b-16gb-model-init-traceback-cut-in-gemma3-causal.log": {
 		"hard-wrap-80": "cut at 80 columns, the header-less frames' File lines break inside their paths, so no line reads as a traceback's frame and the run of frames raises no alert",
 	},
