@@ -477,6 +477,9 @@ var knownShapeMisses = map[string]map[string]string{
 	"1853-vllm-dynamo-worker-exception-determine-num-available-blocks-profile-run-cut.log": {
 		"double-spaced": "held out: with a blank line after every line, the cut traceback leads unclassified at its 'Traceback (most recent call last):' line and not under vllm-worker-exception's 'Exception in worker VllmWorkerProcess while processing method determine_num_available_blocks.'",
 	},
+	"1876-lmdeploy-internvl2-8b-four-3090-rank0-prefixed-turbomind-weight-traceback-cut.log": under("held out, since 3dcec20e: cut at a terminal's width, the rank0-prefixed File lines break inside their paths and the header-less traceback cut in TurboMind's weight processing raises no alert", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
+	"1880-vllm-v0-lmcache-connector-init-kv-transfer-agent-traceback-cut.log":                under("held out, since 3dcec20e: cut at 80 or 120 columns, the longer File lines break inside their paths and the header-less traceback cut in LMCache's init_lmcache_engine raises no alert", "hard-wrap-80", "hard-wrap-120", "hard-wrap-120-padded"),
+	"1882-sglang-engine-async-generate-tokenizer-manager-batch-request-traceback-cut.log":    under("held out, since 3dcec20e: cut at 80 columns, the sglang File lines break inside their paths and the header-less traceback cut in TokenizerManager's _handle_batch_request raises no alert", "hard-wrap-80"),
 	// heldout-24 as development data (since heldout-25).
 	"1756-sglang-deepseek-v3-eoferror-thread-extension-modules-line-only.log": func() map[string]string {
 		m := under("the excerpt is one line: a prefix the entry package learns from several lines (a task's label or tag, a line number, a pipe's stamp) stays in its message, and faulthandler's 'Extension modules:' list, read only where it opens the message, is not read behind it",
