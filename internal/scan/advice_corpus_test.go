@@ -106,6 +106,9 @@ var knownGenericAdvice = map[string]string{
 	"1871-vllm-production-stack-lmcache-enginecore-hit-an-exception-traceback-cut.log":       "held out: the engine core's traceback is cut in EngineCoreProc's constructor before its exception, so vllm-enginecore-hit-exception's own steps (read the exception the traceback ends in) are all its incident carries",
 	"1876-lmdeploy-internvl2-8b-four-3090-rank0-prefixed-turbomind-weight-traceback-cut.log": "held out: LMDeploy's rank0-prefixed traceback cut in TurboMind's weight processing leads unclassified with no phase or component to advise from",
 	"1878-vllm-v0-1-ray-worker-actor-creation-task-died-all-reduce-traceback-cut.log":        "held out: the actor's traceback is cut in torch.distributed.all_reduce before its exception, so ray-actor-creation-task-failed's own steps (read the exception the traceback ends in) are all its incident carries",
+	// heldout-24 as development data (since heldout-25).
+	"1732-tgi-hf-endpoint-failed-to-start-exit-code-json-fragment.log":        "Inference Endpoints' 'Exit code: 1. Reason:' leads, headed by '[Server message]Endpoint failed to start', its reason a JSON line's cut tail: no phase or component to advise from",
+	"1756-sglang-deepseek-v3-eoferror-thread-extension-modules-line-only.log": "faulthandler's 'Extension modules:' list alone leads as a native crash, its header and frames lost: no phase or component to advise from beyond the native-crash step",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

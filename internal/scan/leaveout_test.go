@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 980,
-	detected: 939,
-	cause:    858,
+	detected: 940,
+	cause:    859,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
