@@ -45,11 +45,13 @@ func (g *Grouper) siteBefore(o *Occurrence, b burst) *group {
 		return nil
 	}
 	var best *group
-	for _, m := range g.scopeConsequences(b.scope) {
+	// Among the scope's incidents, not only its consequences: another
+	// rank's death after a report that leads already (its own rank's
+	// death joined it) joins it too.
+	for _, m := range g.scopeGroups(b.scope) {
 		c := m.gr
-		if !c.Signal || c.Site == "" || !c.Settling || c.Sent != 0 || c.Source != b.source || c.End > b.off || b.off-c.End > borrowedGap ||
-			c.Alert.FirstRank != "" && o.Rank != "" && c.Alert.FirstRank != o.Rank ||
-			c.Process != "" && o.Process != "" && c.Process != o.Process || !sameSignal(c.Alert.Match.Text, o.Alert.Match.Text) {
+		if !c.Signal || c.Site == "" || !c.Settling || c.Sent != 0 || c.Source != b.source || c.Off >= b.off || gapBetween(c.Off, c.End, b.off, b.end) > borrowedGap ||
+			!ofRank(c, o.Rank) || c.Process != "" && o.Process != "" && c.Process != o.Process || !sameSignal(c.Alert.Match.Text, o.Alert.Match.Text) {
 			continue
 		}
 		if best == nil || c.End > best.End {
@@ -57,6 +59,12 @@ func (g *Grouper) siteBefore(o *Occurrence, b burst) *group {
 		}
 	}
 	return best
+}
+
+// ofRank reports whether the incident c may be of rank: either names
+// none, or rank is among c's ranks.
+func ofRank(c *group, rank string) bool {
+	return rank == "" || c.Alert.FirstRank == "" && len(c.Alert.Ranks) == 0 || c.Alert.FirstRank == rank || slices.Contains(c.Alert.Ranks, rank)
 }
 
 // signalWords pairs a signal's name with the words faulthandler and the

@@ -394,9 +394,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	"1753-trtllm-executor-server-nccl-hang-gdb-thread-backtraces.log": {
 		"ranks": "with ranks' lines interleaved, gdb's thread dump is cut apart, so the hang reader's unclassified summary of clone frames leads and not the first thread's header line",
 	},
-	"1755-vllm-ray-worker-sigsegv-nccl-add-proxy-op-fatal-python-error.log": {
-		"ranks": "with ranks' lines interleaved, the signal handler's report is parted from its PC line naming the function, so faulthandler's 'Fatal Python error: Segmentation fault' leads under fatal-python-error-segfault, paging twice",
-	},
 	"1727-vllm-v1-enginecore-dump-input-scheduler-output-hard-wrapped.log + 173-rank-scheduler-dead-exit-code-11.log": {
 		"two-failures": "the first excerpt's vLLM EngineCore lines make the whole log vLLM's, so sglang's own record for the second's 'Child process unexpectedly failed with an exit code 11' (scheduler-exit-code-native-crash) does not read it and it leads unclassified",
 	},
