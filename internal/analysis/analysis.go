@@ -549,15 +549,10 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.Headline += " … " + v
 		}
 		if d.Headline == "" {
-			// A traceback cut before its exception line. When its
-			// frames name a phase, the call that entered it says more
-			// than the traceback's first line.
-			d.Headline = FirstLine(e.Message)
-			if d.Headline == tracebackHeader || strings.HasPrefix(strings.TrimLeft(d.Headline, " \t"), `File "`) {
-				if c := phaseCall(e.Text); c != "" {
-					d.Headline = c
-				}
-			}
+			// A traceback cut before its exception line: its header,
+			// or for frames without one the call they were making
+			// (cutcall.go).
+			d.Headline = cutHeadline(e)
 		}
 		if st := assertStatement(e.Text, exc); st != "" {
 			// A bare AssertionError: the failed statement says what

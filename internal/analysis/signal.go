@@ -661,7 +661,8 @@ const maxAloneLines = 256
 // framesAlone reports whether e is the middle of a Python traceback, cut
 // at both ends: the paste or the collector began after its "Traceback"
 // header, and the process was killed, or the paste stops, before its
-// exception line. The entry opens with a frame, and its frames are in the
+// exception line. The entry opens with a frame, or with the source line
+// (and carets) of a frame cut off above it (opensFrames), and its frames are in the
 // shape only a traceback prints them, `File "x.py", line 12, in fn`, at
 // least one with its source line under it (indented, or flush left with
 // Python's caret line under it when a paste stripped the indentation): faulthandler's dumps print
@@ -669,7 +670,7 @@ const maxAloneLines = 256
 // "fn (x.py:12)", and a logged stack (stack_info) opens with "Stack (most
 // recent call last):".
 func framesAlone(e *entry.Entry) bool {
-	if e.Native != "" || !strings.HasPrefix(strings.TrimLeft(e.Message, " \t"), `File "`) {
+	if e.Native != "" || !opensFrames(e.Message, e.Text) {
 		return false
 	}
 	if x := e.Traceback.Outermost(); x == nil || x.Type != "" || strings.Contains(e.Text, "(most recent call ") {
