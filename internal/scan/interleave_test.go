@@ -391,9 +391,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	// tuned to; first read by this test once heldout-25 was held out.
 	"1758-sglang-minimax-m3-two-node-gloo-read-error-broadcast-pyobj-all-ranks.log": under("the variant moves the five other ranks' lone Gloo 'RuntimeError: [...] Read error [...]: Connection timed out' lines seconds later in log time, past the settle time, so they page a second incident after the first rank's traceback (traffic and traffic-1s keep one)",
 		"traffic-5s", "traffic-10s", "traffic-30s"),
-	"1753-trtllm-executor-server-nccl-hang-gdb-thread-backtraces.log": {
-		"ranks": "with ranks' lines interleaved, gdb's thread dump is cut apart, so the hang reader's unclassified summary of clone frames leads and not the first thread's header line",
-	},
 	"1755-vllm-ray-worker-sigsegv-nccl-add-proxy-op-fatal-python-error.log": {
 		"ranks": "with ranks' lines interleaved, the signal handler's report is parted from its PC line naming the function, so faulthandler's 'Fatal Python error: Segmentation fault' leads under fatal-python-error-segfault, paging twice",
 	},
