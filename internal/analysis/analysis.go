@@ -258,6 +258,13 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	if len(a.hits) == 0 {
 		if sig == "" {
 			if stack, printed, ok := hangStack(e); ok {
+				if e.Native == entry.NativeFaulthandler && currentThreadDump(e.Text) {
+					// The thread a fatal error stopped, its
+					// "Fatal Python error" line lost
+					// (faultframes.go).
+					a.faultCrash(d, e, stack, printed, faultCurrentLabel)
+					return true
+				}
 				a.hang(d, e, stack, printed)
 				return true
 			}

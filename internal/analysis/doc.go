@@ -42,7 +42,10 @@
 // and the one concrete thing its message names, a path, a model id, a
 // module or a flag, taken only as a short token of a safe alphabet
 // (subject.go), so that its alert can say what an operator would. A thread dump with no error line
-// (py-spy, faulthandler, the watchdog's batch dump) is a hang (hang.go);
+// (py-spy, faulthandler's without a current thread, the watchdog's batch
+// dump) is a hang (hang.go); faulthandler's current thread, its frame
+// lines or its extension-module list without the fatal error's line are
+// a native crash's fragments (faultframes.go);
 // a traceback that lost its exception line is a Fragment, and so are a
 // traceback's own frames with their source lines when both its header and
 // its exception line are lost (framesAlone): a consequence, which a failure

@@ -19,9 +19,13 @@ import (
 //
 //	Extension modules: numpy.core._multiarray_umath, torch._C, ... (total: 45)
 //
-// The entry package reads the block from its header on (hang.go, the
-// catalog's fatal-error records). A paste or a collector that lost the
-// header leaves the frame lines alone, each an entry of its own with
+// The entry package reads the block from its header on (the catalog's
+// fatal-error records). A dump that lost only its "Fatal Python error"
+// line still names its "Current thread", which faulthandler prints only
+// when a fatal error or a signal stopped the process, never in the dump
+// of a process that makes no progress (hang.go): a native crash headed by
+// that thread's frames. A paste or a collector that lost the header
+// leaves the frame lines alone, each an entry of its own with
 // nothing that says it failed, or the extension-module list alone, which
 // faulthandler prints only when a fatal error ends the process. Both are
 // a native crash: critical, headed by the frames, innermost first, and the
@@ -127,14 +131,37 @@ func (a *Analyzer) faultFramesAt(d *Diagnosis, st *Stream, e *entry.Entry) bool 
 		return false
 	}
 	*d = Diagnosis{PatternErrors: d.PatternErrors}
-	a.faultCrash(d, e, r.frames, r.printed)
+	a.faultCrash(d, e, r.frames, r.printed, faultFramesLabel)
 	return true
 }
 
+// The headlines' openings of faultCrash: faulthandler's frames without
+// any header, and its dump whose current thread says a fatal error
+// stopped it, without the error's line.
+const (
+	faultFramesLabel  = "native crash, faulthandler's frames without their header: "
+	faultCurrentLabel = "native crash, faulthandler's current thread without its 'Fatal Python error' line: "
+)
+
+// currentThreadDump reports whether text, a faulthandler dump without
+// its "Fatal Python error" line, names the thread that was running:
+// faulthandler does so ("Current thread 0x... (most recent call first):")
+// when a fatal error or a signal stops the process, never in the dump
+// dump_traceback_later prints when a process makes no progress ("Timeout
+// (0:05:00)!", then "Thread 0x..." blocks only), which is a hang.
+func currentThreadDump(text string) bool {
+	i := strings.Index(text, "Current thread 0x")
+	if i < 0 {
+		return false
+	}
+	return i == 0 || text[i-1] == '\n' || text[i-1] == ' ' || text[i-1] == '\t'
+}
+
 // faultCrash fills d for faulthandler's frames printed without their
-// header: a native crash, critical, headed by the frames and the printed
+// header, or its dump whose current thread a fatal error stopped: a
+// native crash, critical, headed by label, the frames and the printed
 // line of the frame where the process's own work stood.
-func (a *Analyzer) faultCrash(d *Diagnosis, e *entry.Entry, stack, printed []string) {
+func (a *Analyzer) faultCrash(d *Diagnosis, e *entry.Entry, stack, printed []string, label string) {
 	d.Role = patterns.RoleCause
 	d.Signal = SignalNative
 	d.Severity = patterns.SeverityCritical
@@ -148,7 +175,7 @@ func (a *Analyzer) faultCrash(d *Diagnosis, e *entry.Entry, stack, printed []str
 		sf := stackFrames([]string{f})
 		sig.WriteString(sf[0].Func + "|" + sf[0].File + ";")
 	}
-	d.Headline = "native crash, faulthandler's frames without their header: " + strings.Join(stack, " < ")
+	d.Headline = label + strings.Join(stack, " < ")
 	if k := workFrame(stack); k < len(printed) {
 		d.Headline += ": " + printed[k]
 	}

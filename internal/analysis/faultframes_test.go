@@ -120,3 +120,45 @@ func TestExtensionModulesLine(t *testing.T) {
 		}
 	}
 }
+
+// TestCurrentThreadDumpIsACrash reads faulthandler's dump that names its
+// "Current thread" but lost its "Fatal Python error" line (aiter's JIT
+// wrapper under sglang's layer norm, sglang#5637; pynccl's all-reduce in a
+// CUDA graph capture, sglang#4205) as a native crash headed by that
+// thread's frames, and a dump of "Thread 0x..." blocks only, as
+// dump_traceback_later prints for a process that makes no progress, as a
+// hang.
+func TestCurrentThreadDumpIsACrash(t *testing.T) {
+	for _, c := range []struct {
+		name, text, want string
+		hang             bool
+	}{
+		{"aiter's wrapper", "Current thread 0x00007f3f83e9f740 (most recent call first):\n" +
+			"  File \"/usr/local/aiter/aiter/jit/core.py\", line 368 in wrapper\n" +
+			"  File \"/usr/local/sglang/python/sglang/srt/layers/layernorm.py\", line 73 in forward_cuda\n",
+			"native crash, faulthandler's current thread without its 'Fatal Python error' line: wrapper (/usr/local/aiter/aiter/jit/core.py:368) < forward_cuda (sglang/srt/layers/layernorm.py:73): File \"/usr/local/aiter/aiter/jit/core.py\", line 368 in wrapper", false},
+		{"the current thread after another", "Thread 0x00007f5b0dffb640 (most recent call first):\n" +
+			"  File \"/usr/lib/python3.10/threading.py\", line 324 in wait\n\n" +
+			"Current thread 0x00007f95ca716740 (most recent call first):\n" +
+			"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/distributed/device_communicators/pynccl_wrapper.py\", line 373 in ncclAllReduce\n" +
+			"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/distributed/device_communicators/pynccl.py\", line 138 in all_reduce\n",
+			"native crash, faulthandler's current thread without its 'Fatal Python error' line: ncclAllReduce (sglang/srt/distributed/device_communicators/pynccl_wrapper.py:373) < all_reduce (sglang/srt/distributed/device_communicators/pynccl.py:138): File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/distributed/device_communicators/pynccl_wrapper.py\", line 373 in ncclAllReduce", false},
+		{"no current thread: a hang", "Thread 0x00007fe403b964c0 (most recent call first):\n" +
+			"  File \"/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py\", line 2425 in broadcast\n" +
+			"  File \"/opt/sglang/python/sglang/srt/utils.py\", line 693 in broadcast_pyobj\n",
+			"no progress: stuck in broadcast", true},
+	} {
+		got := analyzeStream(defaultMatcher(t), c.text)
+		if len(got) != 1 {
+			t.Errorf("%s: %d diagnoses, want one", c.name, len(got))
+			continue
+		}
+		d := got[0]
+		switch {
+		case c.hang && (d.Signal != analysis.SignalHang || !strings.HasPrefix(d.Headline, c.want)):
+			t.Errorf("%s: %s %q, want a hang headed %q...", c.name, d.Signal, d.Headline, c.want)
+		case !c.hang && (d.Signal != analysis.SignalNative || d.Severity != "critical" || !d.Fragment || d.Triage.Family != analysis.FamilyNative || d.Headline != c.want):
+			t.Errorf("%s: %s %s %q, want a native crash headed %q", c.name, d.Signal, d.Severity, d.Headline, c.want)
+		}
+	}
+}

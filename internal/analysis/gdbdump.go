@@ -39,7 +39,19 @@ type gdbDump struct {
 	// header is the thread's header line, when the dump printed it
 	// ("Thread 7 (Thread 0x7f... (LWP 2791195) \"executor_server\"):").
 	header string
-	done   bool
+	// last is the number of the last frame read ("#3": 3).
+	last int
+	done bool
+}
+
+// gdbFrameNumber is the number of gdb's frame line m ("#12  0x..." is
+// 12); its digits are at most four (gdbFrame).
+func gdbFrameNumber(m string) int {
+	n := 0
+	for i := 1; i < len(m) && i <= 4 && isDigitByte(m[i]); i++ {
+		n = n*10 + int(m[i]-'0')
+	}
+	return n
 }
 
 // gdbThreadHeader reports whether m is gdb's thread header: "Thread 3
@@ -177,6 +189,13 @@ func (a *Analyzer) gdbDumpAt(d *Diagnosis, st *Stream, e *entry.Entry, m string)
 		if g.done || len(g.frames) >= MaxStackFrames {
 			return false
 		}
+		n := gdbFrameNumber(m)
+		if len(g.frames) > 0 && n == g.last {
+			// The same frame again: another rank's copy of the dump,
+			// its lines interleaved with this one's.
+			return false
+		}
+		g.last = n
 		g.frames = append(g.frames, strings.Clone(f))
 		if !isWaitFrame(f) {
 			g.own++
@@ -196,6 +215,10 @@ func (a *Analyzer) gdbDumpAt(d *Diagnosis, st *Stream, e *entry.Entry, m string)
 		if len(g.frames) >= hangHeadlineFrames {
 			a.gdbHang(d, g, e)
 			return true
+		}
+		if len(g.frames) == 0 && g.header != "" && FirstLine(m) == g.header {
+			// Another rank's copy of the header just read.
+			return false
 		}
 		g.frames, g.own = g.frames[:0], 0
 		g.header = strings.Clone(cutRunes(FirstLine(m), maxPrintedFrame))
@@ -231,5 +254,5 @@ func (a *Analyzer) gdbHang(d *Diagnosis, g *gdbDump, e *entry.Entry) {
 
 // reset ends the dump.
 func (g *gdbDump) reset() {
-	g.frames, g.own, g.header, g.done = g.frames[:0], 0, "", false
+	g.frames, g.own, g.header, g.last, g.done = g.frames[:0], 0, "", 0, false
 }

@@ -54,6 +54,14 @@ func TestGDBDumpHang(t *testing.T) {
 			"#2  0x00007f04fc98d6e6 in ncclGroupEnd () from /usr/lib/x86_64-linux-gnu/libnccl.so.2\n" +
 			"#3  0x00007f05da0639b3 in tfrt::gpu::GpuCclHandle::ExecuteCallbacks(tfrt::gpu::wrapper::CurrentContext, tfrt::gpu::wrapper::Resource<CUstream_st*, ihipStream_t*>) () from /workdir/pyRuntime.so\n",
 			"no progress: stuck in ?? (libcuda.so) < ncclGroupEnd (libnccl.so.2) < tfrt::gpu::GpuCclHandle::ExecuteCallbacks (pyRuntime.so), waiting in pthread_rwlock_wrlock (libpthread.so.0): Thread 18 (Thread 0x7f0498ffd700 (LWP 135332)):"},
+		// NVIDIA/nccl#899's thread, as two ranks printed it, their
+		// lines interleaved: each line twice, one dump.
+		{"two ranks' copies interleaved", "Thread 18 (Thread 0x7f0498ffd700 (LWP 135332)):\nThread 18 (Thread 0x7f0498ffd700 (LWP 135332)):\n" +
+			"#0  0x00007f05daa8fe8b in pthread_rwlock_wrlock () from /usr/lib/x86_64-linux-gnu/libpthread.so.0\n#0  0x00007f05daa8fe8b in pthread_rwlock_wrlock () from /usr/lib/x86_64-linux-gnu/libpthread.so.0\n" +
+			"#1  0x00007f0580bb3641 in ?? () from /usr/lib/x86_64-linux-gnu/libcuda.so\n#1  0x00007f0580bb3641 in ?? () from /usr/lib/x86_64-linux-gnu/libcuda.so\n" +
+			"#2  0x00007f04fc98d6e6 in ncclGroupEnd () from /usr/lib/x86_64-linux-gnu/libnccl.so.2\n#2  0x00007f04fc98d6e6 in ncclGroupEnd () from /usr/lib/x86_64-linux-gnu/libnccl.so.2\n" +
+			"#3  0x00007f05da06e256 in tfrt::gpu::wrapper::NcclGroupEnd() () from /workdir/pyRuntime.so\n#3  0x00007f05da06e256 in tfrt::gpu::wrapper::NcclGroupEnd() () from /workdir/pyRuntime.so\n",
+			"no progress: stuck in ?? (libcuda.so) < ncclGroupEnd (libnccl.so.2) < tfrt::gpu::wrapper::NcclGroupEnd (pyRuntime.so), waiting in pthread_rwlock_wrlock (libpthread.so.0): Thread 18 (Thread 0x7f0498ffd700 (LWP 135332)):"},
 		{"session lines", "[New Thread 0x7fffec5ff000 (LWP 1068)]\n[Thread debugging using libthread_db enabled]\n#1 in the list\n#2 (see above)\n", ""},
 	} {
 		got := analyzeStream(defaultMatcher(t), c.text)

@@ -156,15 +156,6 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 			process:  "scheduler",
 		},
 		{
-			name: "faulthandler's dump: the current thread",
-			in: "Thread 0x00007f5b0dffb640 (most recent call first):\n" +
-				"  File \"/usr/lib/python3.10/threading.py\", line 324 in wait\n\n" +
-				"Current thread 0x00007f5c2a1f4740 (most recent call first):\n" +
-				"  File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py\", line 1012 in event_loop_overlap\n",
-			headline: "no progress: stuck in event_loop_overlap (sglang/srt/managers/scheduler.py:1012): File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py\", line 1012 in event_loop_overlap",
-			process:  "scheduler",
-		},
-		{
 			name: "a main thread waiting in the standard library: headed where its own work stopped",
 			in: "Pyspy dump for PID 77:\nProcess 77: sglang::scheduler_TP0\n\n" +
 				"Thread 77 (idle): \"MainThread\"\n" +
@@ -210,13 +201,6 @@ func TestThreadDumpsAreHangs(t *testing.T) {
 				"  File \"/opt/sglang/python/sglang/srt/managers/scheduler.py\", line 575 in recv_requests\n",
 			headline: "no progress: stuck in broadcast (torch/distributed/distributed_c10d.py:2425) < wrapper (torch/distributed/c10d_logger.py:83) < broadcast_pyobj (sglang/srt/utils.py:693): File \"/opt/sglang/python/sglang/srt/utils.py\", line 693 in broadcast_pyobj",
 			process:  "scheduler",
-		},
-		{
-			name: "faulthandler's current thread stopped in a kernel library's wrapper: that frame is the work's, quoted as printed",
-			in: "Current thread 0x00007f3f83e9f740 (most recent call first):\n" +
-				"  File \"/usr/local/aiter/aiter/jit/core.py\", line 368 in wrapper\n" +
-				"  File \"/usr/local/sglang/python/sglang/srt/layers/layernorm.py\", line 73 in forward_cuda\n",
-			headline: "no progress: stuck in wrapper (/usr/local/aiter/aiter/jit/core.py:368) < forward_cuda (sglang/srt/layers/layernorm.py:73): File \"/usr/local/aiter/aiter/jit/core.py\", line 368 in wrapper",
 		},
 		{
 			name: "faulthandler's thread in torch only: the innermost frame is quoted",

@@ -391,9 +391,6 @@ var knownInterleaveMisses = map[string]map[string]string{
 	// tuned to; first read by this test once heldout-25 was held out.
 	"1758-sglang-minimax-m3-two-node-gloo-read-error-broadcast-pyobj-all-ranks.log": under("the variant moves the five other ranks' lone Gloo 'RuntimeError: [...] Read error [...]: Connection timed out' lines seconds later in log time, past the settle time, so they page a second incident after the first rank's traceback (traffic and traffic-1s keep one)",
 		"traffic-5s", "traffic-10s", "traffic-30s"),
-	"1753-trtllm-executor-server-nccl-hang-gdb-thread-backtraces.log": {
-		"ranks": "with ranks' lines interleaved, gdb's thread dump is cut apart, so the hang reader's unclassified summary of clone frames leads and not the first thread's header line",
-	},
 	"1727-vllm-v1-enginecore-dump-input-scheduler-output-hard-wrapped.log + 173-rank-scheduler-dead-exit-code-11.log": {
 		"two-failures": "the first excerpt's vLLM EngineCore lines make the whole log vLLM's, so sglang's own record for the second's 'Child process unexpectedly failed with an exit code 11' (scheduler-exit-code-native-crash) does not read it and it leads unclassified",
 	},
