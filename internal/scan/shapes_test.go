@@ -469,7 +469,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"1739-sglang-gemma3-12b-16gb-model-init-traceback-cut-in-gemma3-causal.log": {
 		"hard-wrap-80": "cut at 80 columns, the header-less frames' File lines break inside their paths, so no line reads as a traceback's frame and the run of frames raises no alert",
 	},
-	"1764-vllm-ascend-minimax-m3-worker-traceback-fused-moe-quant-apply-cut.log": under("cut at a terminal's width, every line breaks inside or right after the worker's 'ERROR ... [multiproc_executor.py:1000]' prefix, so the header-less frames lead at the piece of a line that is left and not at the last File line", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
+	"1764-vllm-ascend-minimax-m3-worker-traceback-fused-moe-quant-apply-cut.log": under("cut at a terminal's width, every line breaks inside or right after the worker's 'ERROR ... [multiproc_executor.py:1000]' prefix, so the header-less frames lead at the piece of a line that is left and not at the last File line", "hard-wrap-80", "hard-wrap-120", "hard-wrap-120-padded"),
 	"1749-sglang-dp-attention-tp-worker-client-exception-vllm-style-error-prefix-cut.log": {
 		"loki-pipe": "held out: behind the Loki pipe prefix, the traceback leads unclassified at a frame's line and not under tp-model-worker-client-hit-an-exception",
 	},
