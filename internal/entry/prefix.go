@@ -483,7 +483,10 @@ func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 		if isDigit(c) {
 			digit = true
 		}
-		if !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' && s[k] != '/' {
+		if !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' && s[k] != '/' && !strings.HasPrefix(s[k:], "./") {
+			// (A relative path opens a failure line too: a shell's
+			// report of a script's killed command, "./entrypoint.sh:
+			// line 28:     7 Killed ...".)
 			continue
 		}
 		if !digit {

@@ -450,7 +450,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80":  "held out: cut at 80 columns, the 126-column panic message is split into continuations that are not rejoined, so the unclassified lead under the panic header no longer holds the whole 'Failed to import python 'vllm' module. ...' line",
 	},
 	// heldout-23 (development since heldout-24): measured blind, not tuned to.
-	"1620-scalellm-compose-entrypoint-killed-exit-137.log": under("held out: behind a numbered prefix, the Compose line is read from its own '28: ' on ('28:     7 Killed ...'), without the script's 'line', so it leads unclassified and not under process-killed-sigkill", "srun-label", "srun-label-padded", "grep-n", "editor-numbers"),
 	"1625-sglang-pp-scheduler-exception-after-sigquit-backtick.log": {
 		"srun-label-padded": "held out: behind srun's padded task label, the backtick-opened 'Received sigquit from a child process' line leads under received-sigquit-from-child rather than the scheduler's exception traceback after it",
 	},
