@@ -895,7 +895,7 @@ func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) b
 		return true
 	}
 	if !same || !a.recordContinues(content) && !(len(l.Text)+l.Framing >= minWrapWidth &&
-		(isCutTracebackHeader(content) || inFrames(p.st) && isCutTypeStart(content))) {
+		(isCutTracebackHeader(content) || inFrames(p.st) && (isCutTypeStart(content) || isCutFrameStart(content)))) {
 		return false
 	}
 	a.take(l, content, cut)
@@ -907,6 +907,16 @@ func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) b
 func inFrames(st state) bool {
 	ph := statePhase[st]
 	return ph == phFrames || ph == phFrame
+}
+
+// isCutFrameStart reports whether s, a line of a record's traceback among
+// its frames, a terminal cut as long as its width, is the start of a frame
+// line cut before its line number ('File "/x/vllm/u', whose rest is
+// 'tils.py", line 2232, in run_method'): the traceback takes it, and its
+// rest joins it.
+func isCutFrameStart(s string) bool {
+	t := strings.TrimLeft(s, " ")
+	return strings.HasPrefix(t, `File "`) && !isFrameLine(t)
 }
 
 // isCutTypeStart reports whether s, a line of a record's traceback after
@@ -1871,6 +1881,13 @@ func (a *Assembler) emit() {
 				at += len(l) + 1
 			}
 			if p.hasTB {
+				if p.kind == kindHeader && len(e.Message) < len(a.scratch[0]) && isFrameLine(e.Message) {
+					// A record whose message is a traceback's frame,
+					// its header kept on the line (a vLLM record's
+					// line cut by a terminal, read whole): the
+					// traceback opens at the message.
+					a.scratch[0] = e.Message
+				}
 				e.Traceback = ParseTraceback(a.scratch)
 			}
 			clear(a.scratch)

@@ -13,7 +13,10 @@
 // it) without reading them, reads a double-spaced paste (a blank line after every line)
 // and one that leads every line with a code block's indent, a tab or a
 // list item's marker as it was before (a code block's also from a traceback's
-// frame at six spaces), rejoins a line a terminal or a
+// frame at six spaces), keeps a traceback pasted with its indentation
+// stripped as CPython printed it (frames at two spaces, their source and
+// caret lines at four) and reads a frame's curled quotes straight
+// (flushtb.go), rejoins a line a terminal or a
 // paste hard-wrapped (at the width two breaks teach, once known, or two
 // pieces of one length cut inside a token, or the width the stream's
 // line lengths tell: its longest, recurring before shorter rests; inside

@@ -483,7 +483,10 @@ func failureBehindPrefix(s string, ref time.Time, loc *time.Location) int {
 		if isDigit(c) {
 			digit = true
 		}
-		if !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' && s[k] != '/' {
+		if !endsPrefixField(c) || !isWordByte(s[k]) && s[k] != '[' && s[k] != '/' && !strings.HasPrefix(s[k:], "./") {
+			// (A relative path opens a failure line too: a shell's
+			// report of a script's killed command, "./entrypoint.sh:
+			// line 28:     7 Killed ...".)
 			continue
 		}
 		if !digit {
@@ -632,11 +635,15 @@ func findPrefix(s string) (int, int) {
 			best, strength = i, evidenceFamily
 		}
 	}
-	if (strength == evidenceNone || strength == evidenceFamily && best < len(s)-len(tbStart)) && strings.HasSuffix(s, tbStart) && len(s) > len(tbStart) {
+	if (strength == evidenceNone || strength == evidenceFamily && best < len(s)-len(tbStart) && len(s)-len(tbStart) <= maxLearnedPrefix) &&
+		strings.HasSuffix(s, tbStart) && len(s) > len(tbStart) {
 		// Behind a family prefix, a traceback's first line that a
 		// logger relays ("2024-06-02 00:26:10 | ERROR | stderr |
 		// Traceback ...") is evidence of the whole relay prefix, the
-		// shape its frames carry.
+		// shape its frames carry. One too long to learn leaves the
+		// family's label the evidence (a viewer's time column before a
+		// vLLM worker's record, "... | (Worker_TP0_EP0 pid=865) ERROR
+		// 05-01 15:00:23 [nixl_connector.py:1263] Traceback ...").
 		if k := len(s) - len(tbStart); strength == evidenceNone || isLearnablePrefix(s[:k]) {
 			best, strength = k, evidenceWeak
 		}

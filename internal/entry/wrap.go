@@ -1054,10 +1054,18 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		// line's.
 		p.panic = panicOpen(joined)
 	}
-	if unheaded || isFrameLine(joined) && !isFrameLine(prev) || hasTracebackStart(joined) && !hasTracebackStart(prev) {
+	cur, was := joined, prev
+	if p.kind == kindHeader && a.kept.count() == 1 {
+		// A record's first line: what it holds after its header, a
+		// frame a vLLM record's line carries ("ERROR ... [core.py:1165]
+		// File \"/x/multiproc_exec" and "utor.py\", line 747, in
+		// wait_for_ready").
+		cur, was = p.msg, prevMsg
+	}
+	if unheaded || isFrameLine(cur) && !isFrameLine(was) || hasTracebackStart(cur) && !hasTracebackStart(was) {
 		// The pieces were no traceback line; the line whole is: the
 		// traceback opens or goes on here, as if it had come whole.
-		a.advance(joined)
+		a.advance(cur)
 	}
 	if endsInFoldSpace(prev) {
 		p.foldWidth = max(p.foldWidth, p.lastLen)

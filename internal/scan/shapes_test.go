@@ -450,12 +450,8 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80":  "held out: cut at 80 columns, the 126-column panic message is split into continuations that are not rejoined, so the unclassified lead under the panic header no longer holds the whole 'Failed to import python 'vllm' module. ...' line",
 	},
 	// heldout-23 (development since heldout-24): measured blind, not tuned to.
-	"1620-scalellm-compose-entrypoint-killed-exit-137.log": under("held out: behind a numbered prefix, the Compose line is read from its own '28: ' on ('28:     7 Killed ...'), without the script's 'line', so it leads unclassified and not under process-killed-sigkill", "srun-label", "srun-label-padded", "grep-n", "editor-numbers"),
 	"1625-sglang-pp-scheduler-exception-after-sigquit-backtick.log": {
 		"srun-label-padded": "held out: behind srun's padded task label, the backtick-opened 'Received sigquit from a child process' line leads under received-sigquit-from-child rather than the scheduler's exception traceback after it",
-	},
-	"1644-vllm-dynamo-nixl-handshake-setup-failed-traceback.log": {
-		"loki-pipe": "held out: behind a log viewer's time column, the lead is unclassified without the 'NIXL transfer failure: handshake_setup_failed' line it reads as posted",
 	},
 	"1645-vllm-ascend-ray-worker-compile-or-warm-up-error-repeated-across-cluster.log": {
 		"hard-wrap-80": "held out: cut at 80 columns, the EngineCore- and Ray-prefixed 'Error executing method 'compile_or_warm_up_model'' line and its traceback raise no alert",
@@ -469,10 +465,7 @@ var knownShapeMisses = map[string]map[string]string{
 	"1739-sglang-gemma3-12b-16gb-model-init-traceback-cut-in-gemma3-causal.log": {
 		"hard-wrap-80": "cut at 80 columns, the header-less frames' File lines break inside their paths, so no line reads as a traceback's frame and the run of frames raises no alert",
 	},
-	"1764-vllm-ascend-minimax-m3-worker-traceback-fused-moe-quant-apply-cut.log": under("cut at a terminal's width, every line breaks inside or right after the worker's 'ERROR ... [multiproc_executor.py:1000]' prefix, so the header-less frames lead at the piece of a line that is left and not at the last File line", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
-	"1749-sglang-dp-attention-tp-worker-client-exception-vllm-style-error-prefix-cut.log": {
-		"loki-pipe": "held out: behind the Loki pipe prefix, the traceback leads unclassified at a frame's line and not under tp-model-worker-client-hit-an-exception",
-	},
+	"1764-vllm-ascend-minimax-m3-worker-traceback-fused-moe-quant-apply-cut.log": under("cut at a terminal's width, every line breaks inside or right after the worker's 'ERROR ... [multiproc_executor.py:1000]' prefix, so the header-less frames lead at the piece of a line that is left and not at the last File line", "hard-wrap-80", "hard-wrap-120", "hard-wrap-120-padded"),
 	// Held out (heldout-25): measured, not tuned to.
 	"1853-vllm-dynamo-worker-exception-determine-num-available-blocks-profile-run-cut.log": {
 		"double-spaced": "held out: with a blank line after every line, the cut traceback leads unclassified at its 'Traceback (most recent call last):' line and not under vllm-worker-exception's 'Exception in worker VllmWorkerProcess while processing method determine_num_available_blocks.'",
