@@ -51,6 +51,20 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	return sig, sev
 }
 
+// hitSignal is readSignal for an entry a record matched. Most such
+// entries without a traceback are level-less or routine lines that quiet
+// calls quiet, and quiet never does so for an entry readSignal gives a
+// signal (TestQuietAgreesWithSignalOf, FuzzQuietAgreesWithSignalOf): its
+// byte tests and few readers answer for them, where readSignal's readers
+// would read the line again one after another. decide's own first test
+// takes quiet entries without a hit; one with a hit comes here.
+func hitSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
+	if e.Traceback == nil && quiet(e) {
+		return "", "", false
+	}
+	return readSignal(e)
+}
+
 // readSignal is signalOf, which also says whether the signal is a level-less
 // line's report of another component's death (levelLessDeathReport), read
 // once here for the diagnosis's role (unclassified).
