@@ -264,6 +264,12 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			return false
 		}
 		a.unclassified(d, e, sig, sigSev, death, nil)
+		if sig == SignalNative && e.Traceback == nil && e.Message != "" && e.Message[0] == 'E' && extensionModules(FirstLine(e.Message)) {
+			// faulthandler's list of extension modules alone: what is
+			// left of a fatal error's report, which the rest of it
+			// leads when in sight (faultframes.go).
+			d.Fragment = true
+		}
 		a.underProcessHeader(d, e)
 		a.leadWithClassRecord(d, e)
 		a.leadWithRaisedClass(d, e)
@@ -556,15 +562,10 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			d.Headline += " … " + v
 		}
 		if d.Headline == "" {
-			// A traceback cut before its exception line. When its
-			// frames name a phase, the call that entered it says more
-			// than the traceback's first line.
-			d.Headline = FirstLine(e.Message)
-			if d.Headline == tracebackHeader || strings.HasPrefix(strings.TrimLeft(d.Headline, " \t"), `File "`) {
-				if c := phaseCall(e.Text); c != "" {
-					d.Headline = c
-				}
-			}
+			// A traceback cut before its exception line: its header,
+			// or for frames without one the call they were making
+			// (cutcall.go).
+			d.Headline = cutHeadline(e)
 		}
 		if st := assertStatement(e.Text, exc); st != "" {
 			// A bare AssertionError: the failed statement says what

@@ -26,11 +26,15 @@ var phaseTags = map[string]string{
 }
 
 // phaseWrapper returns the wrapper record of the catalog tagged for phase,
-// nil when there is none or the log is another engine's. The records are
-// looked up once per Analyzer.
+// nil when there is none, the log is another engine's, or the traceback
+// runs through no code of sglang's (TensorRT-LLM's CUDA graph warm-up
+// behind a prefix that hides which engine wrote it): only sglang's own
+// code raises sglang's exception for the phase. The records are looked
+// up once per Analyzer.
 func (a *Analyzer) phaseWrapper(phase string, e *entry.Entry) *patterns.Record {
 	tag := phaseTags[phase]
-	if eng := a.entryEngine(e); tag == "" || eng != "" && eng != "sglang" {
+	if eng := a.entryEngine(e); tag == "" || eng != "" && eng != "sglang" ||
+		!strings.Contains(e.Text, "sglang") && !strings.Contains(e.Text, "sgl_kernel") {
 		return nil
 	}
 	if a.phaseRecs == nil {

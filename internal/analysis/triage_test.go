@@ -577,8 +577,11 @@ func FuzzTriage(f *testing.F) {
 }
 
 // A traceback cut before its exception line says where the process died
-// but not why: when its frames name a phase, the headline is the call that
-// entered it, as printed.
+// but not why: it is headed by its header, and when its frames name a
+// phase, the call that entered it, as printed, opens what CutCall says of
+// where it was cut (its matched text after the header). A phase sglang
+// wraps in an exception of its own is led by that wrapper's record,
+// headed by the same call.
 func TestACutTracebackIsNamedByTheCallThatEnteredItsPhase(t *testing.T) {
 	frame := func(file string, line int, fn, src string) string {
 		return fmt.Sprintf("  File \"/sgl-workspace/sglang/python/sglang/srt/%s\", line %d, in %s\n    %s\n", file, line, fn, src)
@@ -601,16 +604,16 @@ func TestACutTracebackIsNamedByTheCallThatEnteredItsPhase(t *testing.T) {
 			start + frame("model_executor/model_runner.py", 210, "initialize", "self.init_memory_pool(min_per_gpu_memory)") +
 				"    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" +
 				frame("model_executor/model_runner.py", 700, "init_memory_pool", "self.max_total_num_tokens = self.profile_max_num_token(total_gpu_memory)"),
-			"self.init_memory_pool(min_per_gpu_memory)", ""},
+			"Traceback (most recent call last):", ""},
 		{"the distributed backend: the innermost frame that names it, entered by its caller",
 			"Traceback (most recent call last):\n" +
 				frame("model_executor/model_runner.py", 300, "init_torch_distributed", "initialize_model_parallel(tensor_model_parallel_size=self.tp_size)") +
 				frame("distributed/parallel_state.py", 1200, "initialize_model_parallel", "_TP = init_model_parallel_group("),
-			"initialize_model_parallel(tensor_model_parallel_size=self.tp_size)", ""},
+			"Traceback (most recent call last):", ""},
 		{"the phase's frame the outermost printed: its own line",
 			"Traceback (most recent call last):\n" +
 				frame("model_executor/model_runner.py", 640, "load_model", "self.model = get_model(model_config=self.model_config)"),
-			"self.model = get_model(model_config=self.model_config)", ""},
+			"Traceback (most recent call last):", ""},
 		// Near misses: serving requests is entered by the event loop,
 		// which says nothing; frames that name no phase keep the
 		// traceback's first line.
@@ -642,8 +645,19 @@ func TestACutTracebackIsNamedByTheCallThatEnteredItsPhase(t *testing.T) {
 			if len(got) != 1 || !got[0].Fragment || got[0].Headline != tt.headline {
 				t.Fatalf("diagnoses %+v, want one fragment headed %q", got, tt.headline)
 			}
+			if call, ok := phaseCalls[tt.name]; ok && !strings.HasPrefix(analysis.CutCall(tt.in), call+" … ") {
+				t.Errorf("CutCall = %q, want it to open with the call that entered the phase, %q", analysis.CutCall(tt.in), call)
+			}
 		})
 	}
+}
+
+// phaseCalls are the calls that entered the phase of the fragments of
+// TestACutTracebackIsNamedByTheCallThatEnteredItsPhase, by case.
+var phaseCalls = map[string]string{
+	"the memory pool, with Python 3.11 carets":                                          "self.init_memory_pool(min_per_gpu_memory)",
+	"the distributed backend: the innermost frame that names it, entered by its caller": "initialize_model_parallel(tensor_model_parallel_size=self.tp_size)",
+	"the phase's frame the outermost printed: its own line":                             "self.model = get_model(model_config=self.model_config)",
 }
 
 // TestFramesAloneDiagnosis: the middle of a traceback, without its header

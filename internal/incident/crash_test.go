@@ -559,7 +559,7 @@ func TestALibraryFailureLeadsTheDeathItEndsIn(t *testing.T) {
 // TestACutTracebackIsMatchedByTheCallItWasCutIn: a traceback cut before its
 // exception line, which no record names, pages unclassified; its matched
 // line names where it was cut, the call the program made past a library's
-// dispatch frames, after its first line.
+// dispatch frames and the deepest frame's File line, after its header.
 func TestACutTracebackIsMatchedByTheCallItWasCutIn(t *testing.T) {
 	m := crashMatcher(t)
 	got := scanLines(t, m, []string{
@@ -574,7 +574,8 @@ func TestACutTracebackIsMatchedByTheCallItWasCutIn(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("%d incidents, want 1:%s", len(got), describe(got))
 	}
-	want := "Traceback (most recent call last): … ray.get(actor.init_connections(manager)) (in train)"
+	want := "Traceback (most recent call last): … ray.get(actor.init_connections(manager)) (in train) … " +
+		`File "/venv/ray/_private/worker.py", line 958, in get_objects`
 	if got[0].Record.Slug != "unclassified" || got[0].Match.Text != want {
 		t.Errorf("lead %s %q, want unclassified %q", got[0].Record.Slug, got[0].Match.Text, want)
 	}

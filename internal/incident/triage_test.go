@@ -340,9 +340,9 @@ func TestCutTracebackNamesTheStatementOfItsLastFrame(t *testing.T) {
 		"    self.init_cuda_graphs()\n" +
 		"    ^^^^^^^^^^^^^^^^^^^^^^^\n"
 	got := fragmentOf(t, text)
-	// The call the last frame was making enters a phase: it heads the
-	// line, as the traceback's first line would otherwise.
-	want := "self.init_cuda_graphs() (last frame: initialize in /sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py:215, running self.init_cuda_graphs())"
+	// The traceback's header heads the line (the phase the call enters
+	// is the triage's, in the headline's words).
+	want := "Traceback (most recent call last): (last frame: initialize in /sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py:215, running self.init_cuda_graphs())"
 	if got != want {
 		t.Errorf("fragmentLine =\n%q\nwant\n%q", got, want)
 	}
