@@ -254,8 +254,8 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		a.matchJoined(e)
 	}
 	*d = Diagnosis{PatternErrors: a.perrs}
-	sig, sigSev, death := readSignal(e)
 	if len(a.hits) == 0 {
+		sig, sigSev, death := readSignal(e)
 		if sig == "" {
 			if stack, printed, ok := hangStack(e); ok {
 				if e.Native == entry.NativeFaulthandler && currentThreadDump(e.Text) {
@@ -296,6 +296,7 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 		// wrapper is its context.
 		d.Context = s.wrappers()
 		d.Alternatives, d.Others = nil, s.nonWrappers()
+		sig, sigSev, death := hitSignal(e)
 		if sig == "" {
 			sig, sigSev = SignalNative, patterns.SeverityError
 		}
@@ -382,6 +383,19 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			}
 		}
 	}
+	// A record's hit asks for the entry's own signal only here and for
+	// the severity below, where the record that leads is an info one or
+	// names no remedy: most records name one, and for their lines
+	// readSignal's readers, each reading the line again, are not run
+	// (readSignal reads e alone, which nothing in decide changes:
+	// TestSignalUnchangedByDecide). hitSignal answers for most others
+	// with quiet's byte tests.
+	var sig Signal
+	var sigSev patterns.Severity
+	sigRead := len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo
+	if sigRead {
+		sig, sigSev, _ = hitSignal(e)
+	}
 	if cause.Record.Severity == patterns.SeverityInfo && sig != SignalException {
 		// An info record annotates a routine line, even one a library
 		// prints at an error level: it never alerts by itself. Only an
@@ -449,8 +463,14 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 	}
 	d.Severity = cause.Record.Severity
 	a.leadInPhase(d, e)
-	if (len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo) && sig != "" {
-		d.Severity = maxSeverity(d.Severity, sigSev)
+	if len(cause.Record.Solutions) == 0 || cause.Record.Severity == patterns.SeverityInfo {
+		if !sigRead {
+			// The record that leads now is not the one read first.
+			sig, sigSev, _ = hitSignal(e)
+		}
+		if sig != "" {
+			d.Severity = maxSeverity(d.Severity, sigSev)
+		}
 	}
 	for i := range d.Context {
 		d.Severity = maxSeverity(d.Severity, d.Context[i].Record.Severity)

@@ -54,6 +54,20 @@ func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
 	return sig, sev
 }
 
+// hitSignal is readSignal for an entry a record matched. Most such
+// entries without a traceback are level-less or routine lines that quiet
+// calls quiet, and quiet never does so for an entry readSignal gives a
+// signal (TestQuietAgreesWithSignalOf, FuzzQuietAgreesWithSignalOf): its
+// byte tests and few readers answer for them, where readSignal's readers
+// would read the line again one after another. decide's own first test
+// takes quiet entries without a hit; one with a hit comes here.
+func hitSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
+	if e.Traceback == nil && quiet(e) {
+		return "", "", false
+	}
+	return readSignal(e)
+}
+
 // readSignal is signalOf, which also says whether the signal is a level-less
 // line's report of another component's death (levelLessDeathReport), read
 // once here for the diagnosis's role (unclassified).
@@ -87,7 +101,10 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 	if sev := levelSeverity(e.Level); sev.Rank() >= patterns.SeverityError.Rank() {
 		return SignalLevel, sev, false
 	}
-	if e.Level == "" && !loggerHeader(e.Format) && (crashBanner(FirstLine(e.Message)) || e.Lines > 1 && crashBanner(lastLine(e.Text))) {
+	// The first line of the message, which most readers below read: cut
+	// once here.
+	l := FirstLine(e.Message)
+	if e.Level == "" && !loggerHeader(e.Format) && (crashBanner(l) || e.Lines > 1 && crashBanner(lastLine(e.Text))) {
 		// A crash handler's announcement of the fatal signal it
 		// caught (crashbanner.go).
 		return SignalNative, patterns.SeverityCritical, false
@@ -108,95 +125,95 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 		// its OOM killer chose (kernel.go).
 		return SignalNative, patterns.SeverityError, false
 	}
-	if e.Level == "" && !loggerHeader(e.Format) && memoryCheckReport(FirstLine(e.Message)) {
+	if e.Level == "" && !loggerHeader(e.Format) && memoryCheckReport(l) {
 		// A memory checker's report of an invalid access
 		// (memcheck.go).
 		return SignalNative, patterns.SeverityError, false
 	}
-	if e.Level == "" && !loggerHeader(e.Format) && assertionLine(FirstLine(e.Message)) {
+	if e.Level == "" && !loggerHeader(e.Format) && assertionLine(l) {
 		// A C or C++ assertion's line without the location the
 		// entry package reads (assertline.go).
 		return SignalNative, patterns.SeverityCritical, false
 	}
-	if watchdogOrGoExit(FirstLine(e.Message)) {
+	if watchdogOrGoExit(l) {
 		// A watchdog that fired: a hang whatever the level
 		// (watchdog.go). Or a child's death by a fatal signal as Go's
 		// os/exec reports it, quoted after words that it failed or
 		// ended, whatever the level (goexit.go).
 		return SignalLevel, patterns.SeverityCritical, false
 	}
-	if e.Level == "" && ncclWarnFailure(FirstLine(e.Message)) {
+	if e.Level == "" && ncclWarnFailure(l) {
 		// An NCCL WARN line that reports a failure behind a prefix
 		// the entry package does not read (ncclwarn.go): its own
 		// level, as a parsed one.
 		return SignalNative, patterns.SeverityWarning, false
 	}
 	if e.Level == "" && !loggerHeader(e.Format) {
-		if sev := rayRelayedCoreSeverity(FirstLine(e.Message)); sev != "" {
+		if sev := rayRelayedCoreSeverity(l); sev != "" {
 			// Ray's C++ line at its error or fatal level behind
 			// the driver's process prefix (raylog.go).
 			return SignalLevel, sev, false
 		}
-		if cannCodedError(FirstLine(e.Message)) {
+		if cannCodedError(l) {
 			// CANN's coded error line (cannline.go).
 			return SignalLevel, patterns.SeverityError, false
 		}
 	}
-	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(FirstLine(e.Message)) ||
-		!loggerHeader(e.Format) && (libraryErrorLine(FirstLine(e.Message)) || taggedFailureLine(FirstLine(e.Message)))) {
+	if e.Level == "" && (startsWithErrorWord(e.Message) || httpErrorStatus(e.Message) || entry.FailureSummary(l) ||
+		!loggerHeader(e.Format) && (libraryErrorLine(l) || taggedFailureLine(l))) {
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if l := FirstLine(e.Message); e.Level == "" && llamaLogStart(l) && llamaLogError(l) {
+	if e.Level == "" && llamaLogStart(l) && llamaLogError(l) {
 		// llama.cpp's own log line at its error level (llamalog.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if l := FirstLine(e.Message); (e.Level == "" && !loggerHeader(e.Format) || e.Level == "WARNING") && ibvStatusCandidate(l) && ibvStatusFailure(l) {
+	if (e.Level == "" && !loggerHeader(e.Format) || e.Level == "WARNING") && ibvStatusCandidate(l) && ibvStatusFailure(l) {
 		// A failed RDMA work completion's status (ibvstatus.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && ucxFatal(l) {
+	if e.Level == "" && !loggerHeader(e.Format) && ucxFatal(l) {
 		// UCX's error handler's report of what ends the process
 		// (ucxfatal.go).
 		return SignalNative, patterns.SeverityCritical, false
 	}
-	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && slurmCancelled(l) {
+	if e.Level == "" && !loggerHeader(e.Format) && slurmCancelled(l) {
 		// Slurm's banner of a job or step cancelled for a failure
 		// (slurmbanner.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if l := FirstLine(e.Message); e.Level == "" && httpStatusFailure(l) {
+	if e.Level == "" && httpStatusFailure(l) {
 		// A request's failure with the HTTP error status it got
 		// (httpclient.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if l := FirstLine(e.Message); e.Level == "" && levelLessDeathReport(l) {
+	if e.Level == "" && levelLessDeathReport(l) {
 		// A component's abnormal death on a line with no level
 		// (deathreport.go).
 		return SignalLevel, patterns.SeverityError, true
 	}
-	if l := FirstLine(e.Message); e.Level == "" && killReport(l) {
+	if e.Level == "" && killReport(l) {
 		// A supervisor's report of a kill for memory or of a failed
 		// child (killreport.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if l := FirstLine(e.Message); e.Level == "" && exceptionQuoteCandidate(l) && exceptionQuoted(l) {
+	if e.Level == "" && exceptionQuoteCandidate(l) && exceptionQuoted(l) {
 		// A failure told with the exception that caused it, by a
 		// logger that prints no level, sglang's own among them
 		// (quotedexception.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if e.Level == "" && !loggerHeader(e.Format) && (quotedFailure(FirstLine(e.Message)) || spanError(FirstLine(e.Message))) {
+	if e.Level == "" && !loggerHeader(e.Format) && (quotedFailure(l) || spanError(l)) {
 		// A program's diagnostic or a library's error line quoted
 		// after words of the reporter's own (quotedfailure.go), or
 		// inside a code span in a sentence (spanerror.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if e.Level == "" && !loggerHeader(e.Format) && (statusFailure(FirstLine(e.Message), e.Text) || statusNameLead(FirstLine(e.Message))) {
+	if e.Level == "" && !loggerHeader(e.Format) && (statusFailure(l, e.Text) || statusNameLead(l)) {
 		// A failed call shown by the status it returned
 		// (statusline.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if l := FirstLine(e.Message); e.Level == "" && !loggerHeader(e.Format) && (cudaStatusCandidate(l) && cudaStatusFailure(l) || funcFailedCandidate(l) && funcFailed(l) || quotedFailureCandidate(l) && locatedError(l) || innerRecordCandidate(l) && innerRecordError(l) || taggedLocationFailed(l)) {
+	if e.Level == "" && !loggerHeader(e.Format) && (cudaStatusCandidate(l) && cudaStatusFailure(l) || funcFailedCandidate(l) && funcFailed(l) || quotedFailureCandidate(l) && locatedError(l) || innerRecordCandidate(l) && innerRecordError(l) || taggedLocationFailed(l)) {
 		// A CUDA call's failed status in the runtime's numbers and
 		// names (cudastatus.go), a native library's named function
 		// or a located line that failed (funcfailed.go), vLLM's
@@ -227,20 +244,20 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 		// (httpclient.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if (e.Level == "INFO" || e.Level == "DEBUG") && e.Format != entry.FormatUvicorn && deathReport(FirstLine(e.Message)) {
+	if (e.Level == "INFO" || e.Level == "DEBUG") && e.Format != entry.FormatUvicorn && deathReport(l) {
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if e.Level == "" && !loggerHeader(e.Format) && retryEnd(FirstLine(e.Message)) {
+	if e.Level == "" && !loggerHeader(e.Format) && retryEnd(l) {
 		// A failure whose writer says it stopped retrying
 		// (retryend.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if e.Format != entry.FormatUvicorn && goNetFailure(FirstLine(e.Message)) {
+	if e.Format != entry.FormatUvicorn && goNetFailure(l) {
 		// A failure with a Go network error, logged below an error
 		// level (gonet.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
-	if l := FirstLine(e.Message); e.Format != entry.FormatUvicorn && rustNetCandidate(l) && rustNetFailure(l) {
+	if e.Format != entry.FormatUvicorn && rustNetCandidate(l) && rustNetFailure(l) {
 		// A failure with a Rust client's error, logged below an
 		// error level (rustnet.go).
 		return SignalLevel, patterns.SeverityError, false

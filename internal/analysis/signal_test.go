@@ -313,3 +313,32 @@ func FuzzAccessLine(f *testing.F) {
 		VagueFailure(s)
 	})
 }
+
+// FuzzQuietAgreesWithSignalOf holds quiet to what decide's matched
+// entries rely on (hitSignal) as well as its unmatched ones: an entry
+// without a traceback that quiet calls quiet has no signal, for the
+// entries of any text.
+func FuzzQuietAgreesWithSignalOf(f *testing.F) {
+	for _, s := range []string{
+		"[2026-05-28 00:11:09 TP0] search.max_candidates must be >= 1 or null.",
+		"[2026-05-28 00:11:09 TP0] Failed to load the model",
+		"RuntimeError: CUDA error: out of memory",
+		"Error: no such file", "HTTP/2 503", "< HTTP/1.1 400 Bad Request",
+		"[2026-05-28 00:11:09] INFO:     127.0.0.1:5 - \"POST /generate HTTP/1.1\" 200 OK",
+		"W1207 12:00:00.000000 123 file.cc:10] connection reset",
+		"worker 3 killed by signal 9\nexit code 137",
+		"Killed",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, e := range assembleAll(text) {
+			if e.Traceback != nil || !quiet(&e) {
+				continue
+			}
+			if sig, sev, death := readSignal(&e); sig != "" || sev != "" || death {
+				t.Errorf("quiet(format %q level %q message %q), yet readSignal gives %q %q %v", e.Format, e.Level, e.Message, sig, sev, death)
+			}
+		}
+	})
+}
