@@ -649,7 +649,9 @@ const maxAloneLines = 256
 // exception line. The entry opens with a frame, or with the source line
 // (and carets) of a frame cut off above it (opensFrames), and its frames are in the
 // shape only a traceback prints them, `File "x.py", line 12, in fn`, at
-// least one with its source line under it: faulthandler's dumps print
+// least one with its source line under it (or, flush left as a paste
+// that stripped the indentation leaves it, with carets under that):
+// faulthandler's dumps print
 // `File "x.py", line 12 in fn` (no comma) and no source, py-spy's
 // "fn (x.py:12)", and a logged stack (stack_info) opens with "Stack (most
 // recent call last):".
@@ -660,7 +662,7 @@ func framesAlone(e *entry.Entry) bool {
 	if x := e.Traceback.Outermost(); x == nil || x.Type != "" || strings.Contains(e.Text, "(most recent call ") {
 		return false
 	}
-	sourced, frame, n := false, false, 0
+	sourced, frame, flush, n := false, false, false, 0
 	for line := range strings.Lines(e.Text) {
 		if n++; n > maxAloneLines {
 			break
@@ -673,11 +675,17 @@ func framesAlone(e *entry.Entry) bool {
 			if !tracebackFrameShape(t) {
 				return false
 			}
-			frame = true
+			frame, flush = true, false
 		case frame:
 			// The line under a frame: its source, indented deeper.
 			sourced = sourced || line[0] == ' ' || line[0] == '\t'
-			frame = false
+			frame, flush = false, line[0] != ' ' && line[0] != '\t'
+		case flush:
+			// A source line whose indentation a paste stripped, and
+			// under it the carets of Python 3.11's location line: only
+			// a traceback prints those.
+			sourced = sourced || caretLine(t)
+			flush = false
 		}
 	}
 	return sourced

@@ -145,11 +145,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"fold-s-100": "folded at 100 columns, the console's lines lose their source column to lines of their own, so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 	},
-	// heldout-17 (development since heldout-18): measured blind, not
-	// tuned to; first read by this test once heldout-18 was held out.
-	"1116-openrlhf-ray-vllm-llmengine-no-model-executor.log": {
-		"cut-exception": "with its exception line cut, the Ray actor's traceback frames alone give no incident, so no lead names the phase",
-	},
 	// heldout-20 (development since heldout-21): measured blind, not
 	// tuned to; first read by this test once heldout-21 was held out.
 	"1415-k8s-gpu-operator-crashloop-last-state-oomkilled.log": under("with a backtick before the describe block's first line (after pm2's prefix, opening the line or as a span), the waiting state's 'Reason:       CrashLoopBackOff' leads under k8s-container-crashloop, ahead of the last state's OOMKilled, as behind the prefixes of knownShapeMisses",
