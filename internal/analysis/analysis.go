@@ -264,6 +264,12 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 			return false
 		}
 		a.unclassified(d, e, sig, sigSev, death, nil)
+		if sig == SignalNative && e.Traceback == nil && e.Message != "" && e.Message[0] == 'E' && extensionModules(FirstLine(e.Message)) {
+			// faulthandler's list of extension modules alone: what is
+			// left of a fatal error's report, which the rest of it
+			// leads when in sight (faultframes.go).
+			d.Fragment = true
+		}
 		a.underProcessHeader(d, e)
 		a.leadWithClassRecord(d, e)
 		a.leadWithRaisedClass(d, e)

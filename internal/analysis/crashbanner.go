@@ -28,7 +28,8 @@ import (
 // before its thread dump, and
 // LLVM's crash handler's "PLEASE submit a bug report to ... and include
 // the crash backtrace." before its "Stack dump:" (a compiler inside
-// Triton or MLIR crashing), and libstdc++'s terminate handler's "what():
+// Triton or MLIR crashing), the HIP runtime's "Memory access fault by GPU
+// node-N ..." that ran into a progress bar's line, and libstdc++'s terminate handler's "what():
 // ..." line of an exception nothing caught, when the line before it was
 // lost. crashBanner reads them: a native crash,
 // whichever program printed it.
@@ -97,7 +98,34 @@ func crashBanner(l string) bool {
 	if r, ok := gdbStopReport(w); ok {
 		return caughtCrash(r)
 	}
+	if (l[0] == ' ' || l[0] == '\t') && progressFault(t) {
+		// tqdm pads its percentage: a bar's line opens with a space
+		// below 100%, which the byte test (crashBannerStart) lets in.
+		return true
+	}
 	return caughtCrash(w)
+}
+
+// rocmFaultMarker opens the HIP runtime's report of a GPU memory fault,
+// which aborts the process ("Memory access fault by GPU node-1 (Agent
+// handle: 0x...) on address 0x.... Reason: Page not present or
+// supervisor privilege.").
+const rocmFaultMarker = "Memory access fault by GPU node-"
+
+// progressFault reports whether l is a progress bar's line that the HIP
+// runtime's memory fault report ran into: the runtime writes it to
+// stderr, where tqdm draws its bar without a line end, so the report
+// follows the bar's percentage and blocks (" 41%|████▏     | 12/29
+// [00:05<00:07,  2.25it/s]Memory access fault by GPU node-1 ..."), or
+// lands inside the bar when the bar is redrawn after it. The entry
+// package reads the report only where it opens a line.
+func progressFault(l string) bool {
+	p := strings.IndexByte(l, '%')
+	if p < 0 || p+1 >= len(l) || l[p+1] != '|' {
+		return false
+	}
+	i := strings.Index(l[p:], rocmFaultMarker)
+	return i > 0
 }
 
 // gdbStopReport returns, from "received", gdb's report that the program

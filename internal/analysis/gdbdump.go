@@ -17,8 +17,11 @@ import (
 //	#2  WaitEventSetWait (set=0x55dce8621638, timeout=180000) at latch.c:1435
 //
 // Each frame is an entry of its own (no line of it has a header). The
-// dump's first thread, read to its hangHeadlineFrames-th frame, is a hang:
-// severity critical, headed by those frames, innermost first. Its other
+// dump's first thread, read until hangHeadlineFrames of its frames are no
+// wait in the system's C library (read, epoll_wait, a futex: where every
+// blocked thread sits), is a hang: severity critical, headed by those
+// frames, innermost first, and the wait they sit in, then the thread's
+// header line as printed. Its other
 // threads, and the rest of its frames, are the same dump. Near a crash
 // (gdb's backtrace of the thread a signal stopped, after its "Program
 // received signal SIGSEGV" that crashbanner.go reads), the hang is the
@@ -29,6 +32,13 @@ import (
 // whether its hang was diagnosed.
 type gdbDump struct {
 	frames []string
+	// own counts the frames of frames that are no wait of the system's
+	// C library (isWaitFrame): a thread blocked in read() is headed by
+	// the calls that wait in it.
+	own int
+	// header is the thread's header line, when the dump printed it
+	// ("Thread 7 (Thread 0x7f... (LWP 2791195) \"executor_server\"):").
+	header string
 	done   bool
 }
 
@@ -79,8 +89,8 @@ func gdbFrame(l, rest string) (frame string, ok bool) {
 		}
 		r = b
 	}
-	open := strings.Index(r, " (")
-	if open <= 0 || strings.ContainsAny(r[:open], " \t") && !strings.Contains(r[:open], "::") {
+	open := gdbArgsAt(r)
+	if open <= 0 {
 		return "", false
 	}
 	fn := r[:open]
@@ -110,9 +120,49 @@ func gdbFrame(l, rest string) (frame string, ok bool) {
 	return cutRunes(fn, maxPrintedFrame) + " (" + where + ")", true
 }
 
+// maxGDBFunc bounds how far into a frame gdbArgsAt looks for the
+// function's argument list: a C++ name with its template arguments and
+// parameter types is long, never unbounded.
+const maxGDBFunc = 2048
+
+// gdbArgsAt returns where the " (" that opens the argument list of gdb's
+// frame r ("f (x=1) at a.c:3", "ns::f(int, char*) () from /lib/x.so")
+// begins: after the function's name, and a C++ function's parameter types
+// and template arguments, whose spaces and parentheses are inside their
+// brackets; -1 when r holds none there. A space outside brackets before
+// it is a C++ name's only ("virtual thunk to a::b()"); in any other name
+// it says r is prose ("#1 in the list (draft)").
+func gdbArgsAt(r string) int {
+	depth, spaced := 0, false
+	for i := 0; i < len(r) && i < maxGDBFunc; i++ {
+		switch r[i] {
+		case '(', '<':
+			depth++
+		case ')', '>':
+			if depth > 0 {
+				depth--
+			}
+		case ' ', '\t':
+			if depth > 0 {
+				continue
+			}
+			if r[i] == ' ' && i > 0 && i+1 < len(r) && r[i+1] == '(' {
+				if spaced && !strings.Contains(r[:i], "::") {
+					return -1
+				}
+				return i
+			}
+			spaced = true
+		}
+	}
+	return -1
+}
+
 // gdbDumpAt reads entry e, a quiet one of stream st, as a line of a gdb
 // dump (see above), and fills d and reports true when it completes the
-// headline frames of the dump's first thread.
+// headline frames of the dump's first thread, or ends that thread (the
+// next thread's header, a line that is no frame) with fewer of them but
+// hangHeadlineFrames frames at least.
 func (a *Analyzer) gdbDumpAt(d *Diagnosis, st *Stream, e *entry.Entry, m string) bool {
 	g := &st.gdb
 	if m != "" && m[0] == '#' {
@@ -122,35 +172,64 @@ func (a *Analyzer) gdbDumpAt(d *Diagnosis, st *Stream, e *entry.Entry, m string)
 		}
 		f, ok := gdbFrame(FirstLine(m), rest)
 		if !ok {
-			g.reset()
-			return false
+			return a.gdbEnd(d, g, e)
 		}
-		if g.done || len(g.frames) >= hangHeadlineFrames {
+		if g.done || len(g.frames) >= MaxStackFrames {
 			return false
 		}
 		g.frames = append(g.frames, strings.Clone(f))
-		if len(g.frames) < hangHeadlineFrames {
+		if !isWaitFrame(f) {
+			g.own++
+		}
+		if g.own < hangHeadlineFrames && len(g.frames) < MaxStackFrames {
 			return false
 		}
-		g.done = true
-		*d = Diagnosis{PatternErrors: d.PatternErrors}
-		a.hang(d, e, g.frames, nil)
-		d.Stack = append([]string(nil), g.frames...)
+		a.gdbHang(d, g, e)
 		return true
 	}
 	if gdbThreadHeader(m) {
 		// The dump's next thread: the first one's hang, once read,
 		// stands for the dump.
-		if !g.done {
-			g.frames = g.frames[:0]
+		if g.done {
+			return false
 		}
+		if len(g.frames) >= hangHeadlineFrames {
+			a.gdbHang(d, g, e)
+			return true
+		}
+		g.frames, g.own = g.frames[:0], 0
+		g.header = strings.Clone(cutRunes(FirstLine(m), maxPrintedFrame))
 		return false
 	}
+	return a.gdbEnd(d, g, e)
+}
+
+// gdbEnd ends the dump at e, a line that is no frame of it: a first
+// thread read to hangHeadlineFrames frames but fewer of its own (a wait
+// in the C library on top) is the hang, diagnosed at e.
+func (a *Analyzer) gdbEnd(d *Diagnosis, g *gdbDump, e *entry.Entry) bool {
+	hung := !g.done && len(g.frames) >= hangHeadlineFrames
+	if hung {
+		a.gdbHang(d, g, e)
+	}
 	g.reset()
-	return false
+	return hung
+}
+
+// gdbHang fills d with the hang of g's first thread, read so far.
+func (a *Analyzer) gdbHang(d *Diagnosis, g *gdbDump, e *entry.Entry) {
+	g.done = true
+	*d = Diagnosis{PatternErrors: d.PatternErrors}
+	a.hang(d, e, g.frames, nil)
+	if g.header != "" {
+		// The thread's header names it (its LWP, its name): where
+		// the dump shows it, which the log is searched for.
+		d.Headline += ": " + g.header
+	}
+	d.Stack = append([]string(nil), g.frames...)
 }
 
 // reset ends the dump.
 func (g *gdbDump) reset() {
-	g.frames, g.done = g.frames[:0], false
+	g.frames, g.own, g.header, g.done = g.frames[:0], 0, "", false
 }

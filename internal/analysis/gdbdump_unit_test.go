@@ -19,6 +19,11 @@ func TestGDBFrame(t *testing.T) {
 		{"#2 (see above)", "", ""},
 		{"#2 fix (see above)", "", ""},
 		{"#3  main ()", "", ""},
+		{"#2  0x00007f6b8811f042 in wrap_ibv_get_async_event(ibv_context*, ibv_async_event*) () from /x/libnccl.so.2", "", "wrap_ibv_get_async_event (libnccl.so.2)"},
+		{"#11 0x00007f05da0639b3 in tfrt::gpu::GpuCclHandle::ExecuteCallbacks(tfrt::gpu::wrapper::CurrentContext, tfrt::gpu::wrapper::Resource<CUstream_st*, ihipStream_t*>) () from /w/pyRuntime.so", "", "tfrt::gpu::GpuCclHandle::ExecuteCallbacks (pyRuntime.so)"},
+		{"#1  0x00007f326f3d9740 in virtual thunk to a::b::run() () from /x/liba.so", "", "virtual thunk to a::b::run (liba.so)"},
+		{"#1 see the list (draft) for more", "", ""},
+		{"#4 fix the loader (v2) at last", "", ""},
 		{"#0  0xzz in f ()", "", ""},
 	} {
 		got, ok := gdbFrame(c.l, c.rest)

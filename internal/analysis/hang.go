@@ -181,6 +181,9 @@ func isWaitFrame(f string) bool {
 	if c := strings.LastIndexByte(file, ':'); c >= 0 {
 		file = file[:c]
 	}
+	if systemCLibrary(file) {
+		return true
+	}
 	for _, w := range waitFiles {
 		if file == w {
 			return true
@@ -190,6 +193,21 @@ func isWaitFrame(f string) bool {
 			if slices.Contains(helperFiles[:], w) || strings.Contains(dir, "/lib/python3") && !strings.Contains(dir, "-packages/") {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// systemCLibrary reports whether file, a native frame's library as gdb
+// names it ("libpthread.so.0", "libc-2.31.so"), is the system's C
+// library: a thread blocked in it (read, epoll_wait, pthread_cond_wait,
+// a futex) waits for what the calls above it asked, as a Python thread in
+// threading.py does, and its first frames (start_thread, clone) are every
+// thread's.
+func systemCLibrary(file string) bool {
+	for _, l := range [...]string{"libc.so", "libc-", "libpthread.so", "libpthread-"} {
+		if strings.HasPrefix(file, l) {
+			return true
 		}
 	}
 	return false

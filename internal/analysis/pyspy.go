@@ -67,11 +67,15 @@ type Stream struct {
 	// elastic's root cause block (summary.go).
 	rootCause bool
 	gdb       gdbDump
+	// fault is the run of faulthandler's frame lines printed without
+	// their header the stream is in (faultframes.go).
+	fault faultRun
 }
 
 // quietShape reads e, an entry decide found no failure in, as a line of a
 // shape that spans entries, each quiet alone: an MPI help box
-// (mpihelp.go), a gdb dump (gdbdump.go). It fills d and reports true when
+// (mpihelp.go), a gdb dump (gdbdump.go), faulthandler's frames without
+// their header (faultframes.go). It fills d and reports true when
 // e completes one that is a failure; d's strings are then st's own, never
 // e's. Most entries cost the look at their first byte.
 func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
@@ -86,6 +90,15 @@ func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 		if st.helpBoxAt(d, e) {
 			return true
 		}
+	}
+	if m[0] == 'F' && strings.HasPrefix(m, `File "`) {
+		// A frame line of faulthandler's without its header
+		// (faultframes.go); a traceback's frame is no quiet entry.
+		st.gdb.reset()
+		return a.faultFramesAt(d, st, e)
+	}
+	if len(st.fault.frames) > 0 || st.fault.done {
+		st.fault.reset()
 	}
 	switch c := m[0]; {
 	case c == '#' || c == 'T' || len(st.gdb.frames) > 0 || st.gdb.done:
@@ -242,6 +255,12 @@ func (a *Analyzer) streamDecided(d *Diagnosis, st *Stream, e *entry.Entry, ok bo
 		// logger.exception's message, then its traceback cut before
 		// the exception line: the message says what failed.
 		d.Headline = string(st.said)
+	}
+	if ok && d.Cause == nil && len(st.said) > 0 && e.Message != "" && e.Message[0] == 'E' && platformExitCode(FirstLine(e.Message)) != "" {
+		// A hosting platform's exit status after its line that says
+		// what failed ("[Server message]Endpoint failed to start"):
+		// that line heads it (platformexit.go).
+		d.Headline = string(st.said) + " … " + d.Headline
 	}
 	if ok && len(st.imported) > 0 {
 		namedImport(d, string(st.imported))

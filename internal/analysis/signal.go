@@ -43,7 +43,10 @@ import (
 //     coded error line (cannline.go): error;
 //   - a line with no level and no logger's header that shows a CUDA
 //     call's failed status (cudastatus.go) or a native library's named
-//     function that failed (funcfailed.go): error.
+//     function that failed (funcfailed.go): error;
+//   - faulthandler's list of extension modules alone (faultframes.go), a
+//     hosting platform's report that the server's container exited with a
+//     non-zero code (platformexit.go): critical.
 //
 // Everything else, INFO and WARNING records included, is no signal.
 func signalOf(e *entry.Entry) (Signal, patterns.Severity) {
@@ -87,6 +90,17 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 	if e.Level == "" && !loggerHeader(e.Format) && (crashBanner(FirstLine(e.Message)) || e.Lines > 1 && crashBanner(lastLine(e.Text))) {
 		// A crash handler's announcement of the fatal signal it
 		// caught (crashbanner.go).
+		return SignalNative, patterns.SeverityCritical, false
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && platformExitCode(FirstLine(e.Message)) != "" {
+		// A hosting platform's report that the server's container
+		// exited with a non-zero code (platformexit.go).
+		return SignalLevel, patterns.SeverityCritical, false
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && extensionModules(FirstLine(e.Message)) {
+		// faulthandler's list of extension modules, which only a
+		// fatal error prints, its header and frames lost
+		// (faultframes.go).
 		return SignalNative, patterns.SeverityCritical, false
 	}
 	if e.Level == "" && !loggerHeader(e.Format) && kernelFailure(e.Message) {
@@ -366,7 +380,7 @@ var failureFirstByte = func() (b [256]bool) {
 // line behind the driver's prefix: raylog.go; CANN's coded error behind a
 // process's prefix: cannline.go; networkOrJobFailure,
 // quotedfailure.go, nativeReport, callFailure, a library's own error line,
-// kubectl's report).
+// kubectl's report, a hosting platform's exit status: platformexit.go).
 func levelLessFailure(e *entry.Entry, m string) bool {
 	l := FirstLine(m)
 	header := loggerHeader(e.Format)
@@ -378,7 +392,7 @@ func levelLessFailure(e *entry.Entry, m string) bool {
 		return false
 	}
 	return rayRelayedCoreSeverity(l) != "" || l[0] == '(' && cannCodedError(l) || networkOrJobFailure(l) || quotedFailureCandidate(l) || nativeReport(e, l, m) ||
-		callFailure(l, e.Text) || libraryError(l) || kubeFailureIn(e) != ""
+		callFailure(l, e.Text) || libraryError(l) || kubeFailureIn(e) != "" || l[0] == 'E' && platformExitCode(l) != ""
 }
 
 // networkOrJobFailure reports whether l may be a network failure (Go's
@@ -392,11 +406,12 @@ func networkOrJobFailure(l string) bool {
 
 // nativeReport reports whether entry e, whose message m opens with line
 // l, is the kernel's report (kernel.go), a memory checker's
-// (memcheck.go), an assertion's (assertline.go), or opens or ends with a
-// crash handler's banner (crashbanner.go).
+// (memcheck.go), an assertion's (assertline.go), faulthandler's list of
+// extension modules (faultframes.go), or opens or ends with a crash
+// handler's banner (crashbanner.go).
 func nativeReport(e *entry.Entry, l, m string) bool {
 	return kernelLineStart(l) && kernelFailure(m) || memCheckStart(l) && memoryCheckReport(l) || assertionLine(l) ||
-		crashBannerStart(l) && crashBanner(l) || e.Lines >= 2 && crashBanner(lastLine(e.Text))
+		crashBannerStart(l) && crashBanner(l) || l[0] == 'E' && extensionModules(l) || e.Lines >= 2 && crashBanner(lastLine(e.Text))
 }
 
 // callFailure reports whether l (of an entry whose text is text) shows a
@@ -649,9 +664,8 @@ const maxAloneLines = 256
 // exception line. The entry opens with a frame, or with the source line
 // (and carets) of a frame cut off above it (opensFrames), and its frames are in the
 // shape only a traceback prints them, `File "x.py", line 12, in fn`, at
-// least one with its source line under it (or, flush left as a paste
-// that stripped the indentation leaves it, with carets under that):
-// faulthandler's dumps print
+// least one with its source line under it (indented, or flush left with
+// Python's caret line under it when a paste stripped the indentation): faulthandler's dumps print
 // `File "x.py", line 12 in fn` (no comma) and no source, py-spy's
 // "fn (x.py:12)", and a logged stack (stack_info) opens with "Stack (most
 // recent call last):".
@@ -677,13 +691,14 @@ func framesAlone(e *entry.Entry) bool {
 			}
 			frame, flush = true, false
 		case frame:
-			// The line under a frame: its source, indented deeper.
-			sourced = sourced || line[0] == ' ' || line[0] == '\t'
-			frame, flush = false, line[0] != ' ' && line[0] != '\t'
+			// The line under a frame: its source, indented deeper,
+			// or flush left when a paste stripped every line's
+			// indentation, which the caret line under it still
+			// marks as a traceback's source.
+			indented := line[0] == ' ' || line[0] == '\t'
+			sourced = sourced || indented
+			frame, flush = false, !indented
 		case flush:
-			// A source line whose indentation a paste stripped, and
-			// under it the carets of Python 3.11's location line: only
-			// a traceback prints those.
 			sourced = sourced || caretLine(t)
 			flush = false
 		}

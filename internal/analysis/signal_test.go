@@ -162,6 +162,17 @@ func TestFramesAlone(t *testing.T) {
 			"  File \"/sgl/python/sglang/srt/model_loader/loader.py\", line 437, in load_model\n    self.load_weights_and_postprocess(\n  File \"/sgl/python/sglang/srt/models/qwen3.py\", line 493, in load_weights\n    param = params_dict[name]\n            ~~~~~~~~~~~^^^^^^",
 			true},
 		{"unindented frames", "File \"/sgl/sglang/srt/models/qwen3.py\", line 493, in load_weights\n    param = params_dict[name]", true},
+		// sglang#12190: a paste that stripped every line's
+		// indentation, Python's caret lines under the sources.
+		{"every line flush left, carets under the sources",
+			"File \"/tmp/hlu/sglang/python/sglang/srt/managers/scheduler.py\", line 2777, in run_scheduler_process\nscheduler.event_loop_normal()\n" +
+				"File \"/usr/local/lib/python3.12/dist-packages/torch/utils/_contextlib.py\", line 120, in decorate_context\nreturn func(*args, **kwargs)\n^^^^^^^^^^^^^^^^^^^^^\n" +
+				"File \"/tmp/hlu/sglang/python/sglang/srt/managers/scheduler.py\", line 1624, in get_next_batch_to_run\nnew_batch = self.prepare_mlp_sync_batch(new_batch)\n^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+			true},
+		{"a loader's frames flush left, tildes and carets under the source",
+			"File \"/sgl/python/sglang/srt/model_loader/loader.py\", line 437, in load_model\nself.load_weights_and_postprocess(\nFile \"/sgl/python/sglang/srt/models/qwen3.py\", line 493, in load_weights\nparam = params_dict[name]\n~~~~~~~~~~~^^^^^^",
+			true},
+		{"frames flush left without a source line", "File \"/sgl/sglang/srt/models/qwen3.py\", line 493, in load_weights\nFile \"/sgl/sglang/srt/models/qwen3.py\", line 12, in f", false},
 		{"one frame, a doubled line break", "  File \"/sgl/sglang/srt/models/deepseek_vl2.py\", line 252, in load_weights\n\n    param = params_dict[name]", true},
 		{"faulthandler frames", "  File \"/sgl/sglang/srt/managers/scheduler.py\", line 1984 in run_scheduler_process\n  File \"/usr/lib/python3.10/multiprocessing/process.py\", line 108 in run", false},
 		{"frames without source", "  File \"<frozen importlib._bootstrap>\", line 1027, in _find_and_load\n  File \"<frozen importlib._bootstrap>\", line 1006, in _find_and_load_unlocked", false},

@@ -681,8 +681,8 @@ func TestFramesAloneDiagnosis(t *testing.T) {
 			d.Fragment, d.Role, d.Triage.Phase, d.Headline)
 	}
 	// Flush left, as a paste that stripped the indentation leaves them,
-	// the frames are a traceback's when carets sit under a source line;
-	// without carets nothing tells a source line from any other line.
+	// the frames are still a traceback's, carets under a source line or
+	// not (the entry's assembly restores their indentation).
 	flush := "File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 983, in event_loop_normal\n" +
 		"batch = self.get_next_batch_to_run()\n" +
 		"File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 1624, in get_next_batch_to_run\n" +
@@ -690,7 +690,7 @@ func TestFramesAloneDiagnosis(t *testing.T) {
 	for _, c := range []struct {
 		text string
 		want bool
-	}{{flush + "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n", true}, {flush, false}} {
+	}{{flush + "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n", true}, {flush, true}} {
 		got := false
 		for _, e := range entries(c.text) {
 			if _, ok := an.Analyze(&e); ok {

@@ -440,7 +440,7 @@ var otherEngine = map[string]string{
 	"1644-vllm-dynamo-nixl-handshake-setup-failed-traceback.log":                              VLLM,
 	"1645-vllm-ascend-ray-worker-compile-or-warm-up-error-repeated-across-cluster.log":        VLLM,
 	"1646-benign-dynamo-trtllm-worker-start-live-503-nixl-init.log":                           TRTLLM,
-	// Held out (heldout-24): vLLM V1's engine core, worker and API server
+	// heldout-24 (development since heldout-25): vLLM V1's engine core, worker and API server
 	// lines (one padded to the terminal width, one hard-wrapped, one in
 	// journald behind a systemd unit, one behind docker compose's service
 	// prefix, one behind Ray's worker prefix, one under GPUStack, one from
@@ -477,6 +477,32 @@ var otherEngine = map[string]string{
 	"1708-benign-vllm-v0-custom-allreduce-pcie-only-warnings-shm-handle.log":         VLLM,
 	"1709-benign-vllm-api-server-generation-config-override-routes.log":              VLLM,
 	"1710-benign-nim-trtllm-engine-plan-across-devices-warning-json-lines.log":       TRTLLM,
+	// Held out (heldout-25): vLLM's V0 and V1 engine, worker and API
+	// server lines (one under Dynamo, one in a pod's kubectl describe
+	// message, one in a SageMaker CloudWatch export, one from the
+	// production stack, two from vLLM-Ascend, two on Ray, two with
+	// LMCache), Ollama's logfmt and Gin lines, LMDeploy's TurboMind debug
+	// lines and rank-prefixed traceback, TensorRT-LLM's MPI start-up lines
+	// under Triton and TGI's launcher lines.
+	"1846-benign-ollama-windows-0-1-42-server-config-blobs-runners-start.log":                      Ollama,
+	"1847-tgi-flan-t5-xxl-endless-waiting-for-shard-0-to-be-ready.log":                             TGI,
+	"1853-vllm-dynamo-worker-exception-determine-num-available-blocks-profile-run-cut.log":         VLLM,
+	"1855-benign-vllm-worker-default-moe-config-sub-optimal-warning-qwen3-fp8.log":                 VLLM,
+	"1861-vllm-ascend-qwen3-235b-w8a8-ep-profile-run-acl-stream-sync-507018-enginecore-failed.log": VLLM,
+	"1862-vllm-ascend-enginecore-worker-failed-acl-stream-sync-507035-unindented-traceback.log":    VLLM,
+	"1865-benign-ollama-compose-embed-debug-sched-idle-timer-gin-health-polls.log":                 Ollama,
+	"1867-benign-ollama-docker-runner-start-lines-spaces-squeezed-indented.log":                    Ollama,
+	"1870-kserve-kubectl-describe-crashloopbackoff-last-state-message-vllm-traceback-cut.log":      VLLM,
+	"1871-vllm-production-stack-lmcache-enginecore-hit-an-exception-traceback-cut.log":             VLLM,
+	"1872-vllm-sagemaker-cloudwatch-csv-ansi-escaped-engine-core-initialization-failed.log":        VLLM,
+	"1875-benign-lmdeploy-turbomind-debug-tensor-getval-docker-timestamps.log":                     LMDeploy,
+	"1876-lmdeploy-internvl2-8b-four-3090-rank0-prefixed-turbomind-weight-traceback-cut.log":       LMDeploy,
+	"1877-vllm-ray-cluster-worker-base-init-device-model-parallel-traceback-cut.log":               VLLM,
+	"1878-vllm-v0-1-ray-worker-actor-creation-task-died-all-reduce-traceback-cut.log":              VLLM,
+	"1879-benign-vllm-ray-worker-nccl-info-init-complete-repeated-across-cluster.log":              VLLM,
+	"1880-vllm-v0-lmcache-connector-init-kv-transfer-agent-traceback-cut.log":                      VLLM,
+	"1881-benign-triton-trtllm-mixtral-two-rank-mpi-startup-info-warning-lines.log":                TRTLLM,
+	"1884-tgi-gptq-70b-warmup-not-enough-memory-prefill-tokens-method-warmup-traceback.log":        TGI,
 	// dev-18: Triton's TensorRT-LLM model status table.
 	"1810-triton-trtllm-status-table-cell-cut-mid-word-mpisize.log": TRTLLM,
 }

@@ -298,6 +298,11 @@ type pending struct {
 	// (machine.go): what opened it and the phase of its traceback.
 	st    state
 	colon bool // the last kept line ends in ":", announcing what follows
+	// flush: the entry's traceback lost its indentation, which its
+	// lines are kept with (flushtb.go); flushSrc: the last kept line is
+	// the source line under one of its frames.
+	flush, flushSrc bool
+
 	hasTB bool // the entry holds a traceback (its phase is not none)
 	group bool // the traceback is an exception group's: box lines continue it
 
@@ -421,7 +426,14 @@ func (a *Assembler) Push(l Line) []Entry { return a.PushLine(&l) }
 func (a *Assembler) PushLine(l *Line) []Entry {
 	a.out = a.out[:0]
 	a.padCut, a.padded = 0, false
-	if t := a.pad.trim(l.Text); len(t) != len(l.Text) {
+	learning := a.pad.width == 0
+	t := a.pad.trim(l.Text)
+	if learning && a.pad.width > 0 {
+		// This row taught the row width: the row before, as long, kept
+		// a padding too short to take off before (padrows.go).
+		a.unpadLast(a.pad.width)
+	}
+	if len(t) != len(l.Text) {
 		a.padded = true
 		// A padded row's padding is no part of the line (padrows.go).
 		trimmed := *l
@@ -821,10 +833,15 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 		a.kept.add("")
 	}
 	p.recBlanks = 0
+	shown := len(s)
+	if p.hasTB && (p.flush || s != "" && s[0] == 'F') {
+		// A traceback pasted without its indentation (flushtb.go).
+		s = a.flushIndent(s)
+	}
 	a.kept.add(s)
 	p.lines++
 	p.last = l.Offset
-	p.lastLen, p.lastCut = len(s), cut > 0
+	p.lastLen, p.lastCut = shown, cut > 0
 	p.lastRaw = len(l.Text) + l.Framing
 	p.lastPadded = a.padCut > 0
 	p.whole = false
@@ -1362,7 +1379,14 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		}
 		partial = c.n.partial
 	default:
-		a.begin(l, c.s, c.prefix, kindRaw)
+		s := c.s
+		if flushFrame(s) {
+			// A traceback's frame at the first column, its
+			// "Traceback" line lost or cut off (flushtb.go).
+			s = frameIndent + s
+		}
+		a.begin(l, s, c.prefix, kindRaw)
+		p.flush = len(s) != len(c.s)
 		p.st = stRaw
 	}
 	switch {

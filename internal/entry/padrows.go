@@ -68,3 +68,34 @@ func (r *rowPad) pad(s string) string {
 	}
 	return strings.TrimRight(s, " ")
 }
+
+// unpadLast takes the padding off the pending entry's last line, a row of
+// width bytes read before the row that taught that width: a padding of
+// fewer than minFirstPad spaces stayed on it then (a word wrap's break
+// after a table's column leaves as many), and the row taught now says it
+// was the terminal's. Read without it, the row's text goes on with the
+// line after it as any later row's does (a line a writer or a paste
+// wrapped narrower than the padding terminal's rows).
+func (a *Assembler) unpadLast(width int) {
+	p := &a.cur
+	if !p.active || p.kind == kindBlank || p.blanks > 0 || p.lastRaw != width {
+		return
+	}
+	last := a.kept.last()
+	t := strings.TrimRight(last, " ")
+	n := len(last) - len(t)
+	if n < 2 || !a.kept.extendLast(t) {
+		return
+	}
+	if a.kept.count() == 1 {
+		p.msg = strings.TrimRight(p.msg, " ")
+	}
+	p.lastLen -= n
+	p.lastRaw -= n
+	if a.width.last == width {
+		a.width.last = p.lastRaw
+	}
+	if a.width.maxRaw == width {
+		a.width.maxRaw = p.lastRaw
+	}
+}

@@ -77,7 +77,9 @@ func TestAssemblerRejoinsTerminalCuts(t *testing.T) {
 
 // TestAssemblerProseLabelBeforeFrames: a short label a person wrote in
 // place of a traceback's header ("error msg:") ends before the frames
-// under it, which open an entry of their own, a traceback's middle; a
+// under it, which open an entry of their own, a traceback's middle (its
+// first frame, which the label's line took the indentation of, kept at
+// the two spaces CPython printed it at: flushtb.go); a
 // sentence ending in a colon, or an exception announcing its message,
 // keeps what follows.
 func TestAssemblerProseLabelBeforeFrames(t *testing.T) {
@@ -87,7 +89,7 @@ func TestAssemblerProseLabelBeforeFrames(t *testing.T) {
 		"    result = self.run_batch(batch)\n"
 	for _, label := range []string{"error msg:", "Error log:", "the full error:"} {
 		es := assemble(t, Options{}, label+"\n"+frames)
-		if len(es) != 2 || es[0].Message != label || !strings.HasPrefix(es[1].Message, `File "`) || es[1].Traceback == nil {
+		if len(es) != 2 || es[0].Message != label || !strings.HasPrefix(es[1].Message, `  File "`) || es[1].Traceback == nil {
 			t.Errorf("%q: %+v, want the label, then the frames as a traceback of their own", label, views(es))
 		}
 	}

@@ -83,6 +83,19 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 		return false
 	}
 	p := prev[len(prev)-1]
+	if glogClockStart(next) {
+		// A glog header's level, date and clock ("E0805
+		// 09:42:09.763501 ..."): a record of its own, whatever follows
+		// (a source name a page's emphasis ate the underscores of,
+		// "ascend direct transport.cpp:460"), never a cut's rest.
+		return false
+	}
+	if isRuleLine(prev) && isWordByte(next[0]) {
+		// A rule drawn across the line ("-----...", a help box's top
+		// or bottom) ends where its writer stopped it: the text under
+		// it is a line of its own, which no cut inside the rule opens.
+		return false
+	}
 	if len(next) > width+wrapSlack && !(p == ' ' && len(next) <= width+firstWordLen(next)) {
 		// A word-wrapping tool (fold -s) breaks before the word that
 		// would cross its width: the rest, broken again at that width,
@@ -319,6 +332,27 @@ func isWrapBreakAt(prev, next string, prevLen, width int) bool {
 	}
 	if _, _, ok := parseExceptionAnyQuote(rest); ok && !quoted && !typeCut {
 		return false
+	}
+	return true
+}
+
+// glogClockStart reports whether s opens as a glog header does: a level
+// letter, the month and day, and the clock with its fraction ("E0805
+// 09:42:09.763501 "), whatever comes after.
+func glogClockStart(s string) bool {
+	return len(s) > 16 && glogLevel(s[0]) != "" && ascii.Digits(s[1:5]) && s[5] == ' ' && isClock(s[6:14]) && s[14] == '.' && isDigit(s[15])
+}
+
+// isRuleLine reports whether s is a rule: one of "-=*#_~" repeated over
+// the whole line, at least minWrapWidth long (its caller's bound).
+func isRuleLine(s string) bool {
+	if s == "" || strings.IndexByte("-=*#_~", s[0]) < 0 {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] != s[0] {
+			return false
+		}
 	}
 	return true
 }
@@ -1313,7 +1347,7 @@ func isRelativePath(w string) bool {
 // anything else. The caller checks prev was at least the wrap's width.
 func isSourceRest(prev, next string) bool {
 	if !strings.HasPrefix(prev, "    ") || next == "" || isIndented(next) || isFrameLine(prev) ||
-		isTracebackLine(next) || isChainSeparator(next) || isFrameLine(next) {
+		isTracebackLine(next) || isChainSeparator(next) || isFrameLine(next) || IsCaretLine(next) {
 		return false
 	}
 	if strings.HasPrefix(next, "[Previous line repeated") {

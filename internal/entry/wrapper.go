@@ -55,6 +55,11 @@ func wrapperSpan(s string) (base string, start, end int) {
 		if strings.IndexByte(s, '&') >= 0 {
 			s = unescapeHTML(s)
 		}
+		if i := strings.Index(s, openCurly); i >= 0 {
+			// A frame line whose quotes a word processor or a chat
+			// tool curled (flushtb.go).
+			s = straightFrameQuotes(s, i)
+		}
 		if strings.Contains(s, "](") {
 			s = unlinkAutolinks(s)
 		}

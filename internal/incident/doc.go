@@ -67,7 +67,16 @@
 // (fold.go); a library's line that only says its task failed yields to its
 // line after it that says why (generic.go), and a wrapper alone is the
 // context of the network failure its writer logged just before it
-// (fold.go). A process's death report never leads over the line that says
+// (fold.go), as is a wrapper alone of the process that logged just before
+// it that a named peer died (vLLM's "Worker proc VllmWorker-3 died
+// unexpectedly" before "EngineCore encountered a fatal error."; fold.go). A
+// fatal signal handler's report that names the function the signal struck
+// in leads the same death restated after it without frames of its own
+// (faulthandler's "Fatal Python error: Segmentation fault";
+// signalsite.go), and a consequence graded a warning joins the classified
+// warning printed beside it that says why (a Pending pod's "PodScheduled
+// False" row and its FailedScheduling event; fold.go). A process's death
+// report never leads over the line that says
 // what it died of: C++'s "terminate called after throwing an instance of
 // T" yields to the c10d wrapper line that carries the exception, printed
 // after it by its logger, and to the what() line interleaved ranks cut

@@ -200,6 +200,8 @@ func (g *Grouper) findRoot(scope string, at time.Time, skip string, from eventOf
 		case canBeRoot(m.gr) && g.correlated(m.gr.At, at) || g.raisedJustBefore(m.gr, at) || g.beganAtWarn(from, m.gr, at) ||
 			g.peerWarnAfter(from, m.gr, at):
 			cands = append(cands, m.gr)
+		case saysWhyBeside(from, m.gr):
+			cands = append(cands, m.gr)
 		case canBeRoot(m.gr) && g.printedBefore(m.gr, from, at):
 			after = append(after, m.gr)
 		case canBeRoot(m.gr) && g.printedJustAfter(m.gr, from, at):
@@ -442,6 +444,31 @@ func (g *Grouper) raisedJustBefore(gr *group, at time.Time) bool {
 	return !at.Before(gr.At.Add(-g.opts.Settle)) && !at.After(gr.last().Add(g.opts.Settle))
 }
 
+// A state and its reason, side by side. kubectl describe prints a
+// Pending pod's Conditions row ("PodScheduled   False") and, a few lines
+// on, the scheduler's event that says why ("Warning  FailedScheduling
+// ... 0/1 nodes are available: 1 Insufficient nvidia.com/gpu."): one
+// report of one pod. The row is a consequence graded a warning, the
+// event a classified cause graded a warning too, which is no root cause
+// of a crash (canBeRoot); but of a consequence no graver than itself,
+// printed within a few lines of it in the same source, it is: the event
+// leads, the row is listed in it. A warning elsewhere, or one beside a
+// consequence graded an error, is still no root.
+
+// saysWhyBeside reports whether x, a classified cause graded a warning,
+// is the reason of the consequence from, graded a warning or less and
+// printed within borrowedGap bytes of it in the same source (see above).
+func saysWhyBeside(from eventOf, x *group) bool {
+	return from.mild && from.source != "" && x.Source == from.source && namedCause(x) &&
+		x.Alert.Record.Severity == string(patterns.SeverityWarning) && gapBetween(x.Off, x.End, from.off, from.end) <= borrowedGap
+}
+
+// mildSeverity reports whether sev grades a line a warning or less: a
+// warning or an info, not an ungraded line.
+func mildSeverity(sev string) bool {
+	return sev == string(patterns.SeverityWarning) || sev == string(patterns.SeverityInfo)
+}
+
 // canBeRoot reports whether gr can be the root cause of a consequence: a
 // failure that is not itself a consequence, of severity error or more. A
 // warning is a risk the server lives with (a retract, a slow step), not
@@ -562,7 +589,9 @@ func (g *Grouper) adopt(root *group) {
 	// them all nor a search of the scope for each. One beyond them still
 	// folds into root when its own settle time is over (foldSettled).
 	ids := g.waiting[root.Scope]
-	if len(ids) == 0 || !canBeRoot(root) {
+	if len(ids) == 0 || !canBeRoot(root) && !(namedCause(root) && root.Alert.Record.Severity == string(patterns.SeverityWarning)) {
+		// (A warning is the root of a mild consequence beside it
+		// only: saysWhyBeside, which findRoot weighs.)
 		return
 	}
 	var roomIDs [maxAdopted]string
@@ -602,10 +631,11 @@ const maxAdopted = 64
 // mayRoot reports whether root is among the candidates findRoot weighs for
 // a consequence at at, of the event from: correlated with it in time, a
 // warning raised just before it, or printed near it in their source
-// (printedBefore, printedJustAfter). When it is not, findRoot cannot
+// (printedBefore, printedJustAfter, saysWhyBeside). When it is not, findRoot cannot
 // return it, and the search need not run.
 func (g *Grouper) mayRoot(root *group, at time.Time, from eventOf) bool {
-	return g.correlated(root.At, at) || g.raisedJustBefore(root, at) || g.printedBefore(root, from, at) || g.printedJustAfter(root, from, at)
+	return g.correlated(root.At, at) || g.raisedJustBefore(root, at) || g.printedBefore(root, from, at) || g.printedJustAfter(root, from, at) ||
+		saysWhyBeside(from, root)
 }
 
 // noteWaiting records the new consequence incident id of scope among the
@@ -913,17 +943,20 @@ func (g *Grouper) findCause(w *group, id string) *group {
 }
 
 // loggedBefore returns, for the wrapper alone w (fingerprint id), a
-// wrapper record whose traceback was cut, the line of a network failure
-// (a consequence record tagged "network") its own writer logged just
-// before it (same source and rank, at most borrowedGap bytes before it,
-// within the settle time): the peer the process could not reach before it
-// died ("Error fetching prefill parallel info from bootstrap: ...
-// Connection refused", then "Scheduler hit an exception:" with its
-// traceback cut). That line says what failed, the wrapper only that the
-// process died: the wrapper is its context. A report of the death itself
-// printed before it (a parent's "Received sigquit from a child process",
-// a server's 500 for the request that failed) says no more than the
-// wrapper, and is no such line. Nil when there is none.
+// wrapper record whose traceback was cut, the line of a peer's failure
+// its own writer logged just before it (same source and rank, at most
+// borrowedGap bytes before it, within the settle time; see reportsPeer):
+// the peer the process could not reach before it died ("Error fetching
+// prefill parallel info from bootstrap: ... Connection refused", then
+// "Scheduler hit an exception:" with its traceback cut), or the named
+// process it saw die before it died itself (vLLM's executor's "Worker
+// proc VllmWorker-3 died unexpectedly, shutting down executor.", then the
+// engine core's "EngineCore encountered a fatal error."). That line says
+// what failed first, the wrapper only that its own process died after it:
+// the wrapper is its context. A report of the death itself printed before
+// it (a parent's "Received sigquit from a child process", which names no
+// child, a server's 500 for the request that failed) says no more than
+// the wrapper, and is no such line. Nil when there is none.
 func (g *Grouper) loggedBefore(w *group, id string) *group {
 	if w.Fragment || w.Source == "" {
 		return nil
@@ -931,7 +964,7 @@ func (g *Grouper) loggedBefore(w *group, id string) *group {
 	var best *group
 	for _, m := range g.scopeConsequences(w.Scope) {
 		c := m.gr
-		if m.id == id || !slices.Contains(c.Alert.Record.Tags, "network") || c.Source != w.Source || c.End > w.Off || w.Off-c.End > borrowedGap ||
+		if m.id == id || !reportsPeer(&c.Alert, c.Native, analysis.AccessLine(lineOf(c))) || c.Source != w.Source || c.End > w.Off || w.Off-c.End > borrowedGap ||
 			c.Alert.FirstRank != w.Alert.FirstRank || w.At.Sub(c.At) > g.opts.Settle || c.At.After(w.At) ||
 			sinks.SeverityRank(c.Alert.Record.Severity) < sinks.SeverityRank("error") {
 			continue
@@ -1025,11 +1058,47 @@ func carriesException(line string) bool {
 	return rest != "" && !strings.HasPrefix(rest, "Traceback")
 }
 
+// reportsPeer reports whether the consequence a, a native line or not,
+// a server's access line or not (access: the status of a request, which the death failed), says
+// which peer its writer lost: a record tagged "network" (a peer it could
+// not reach), or a record with solutions, error or worse, whose matched
+// words name the process that died by its number (namesDeadProcess:
+// "Worker proc VllmWorker-3 died unexpectedly", "Rank 0 scheduler is
+// dead"). Not a native line: a library's own chain (see nativefirst.go).
+func reportsPeer(a *sinks.Alert, native, access bool) bool {
+	r := &a.Record
+	if slices.Contains(r.Tags, "network") {
+		return true
+	}
+	return r.Role == string(patterns.RoleConsequence) && !native && !access && len(r.Solutions) > 0 &&
+		sinks.SeverityRank(r.Severity) >= sinks.SeverityRank("error") && namesDeadProcess(a.Match.Text)
+}
+
+// deathWords are the words by which a line says a process ended.
+var deathWords = [...]string{"died", "dead", "crashed", "exited", "terminated", "killed"}
+
+// namesDeadProcess reports whether text says a process ended and names
+// it by a number (a rank, a worker's index, a pid): "Worker proc
+// VllmWorker-3 died unexpectedly", "Shard 1 crashed". "Received sigquit
+// from a child process. It usually means the child failed." names none.
+func namesDeadProcess(text string) bool {
+	text = text[:min(len(text), maxPeerScan)]
+	if !strings.ContainsAny(text, "0123456789") {
+		return false
+	}
+	for _, w := range deathWords {
+		if indexFold(text, w) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // beforeLoneWrapper reports whether the root candidate x is a wrapper
 // record alone printed just after the consequence from, by its writer:
 // the wrapper is that consequence's context (loggedBefore), not its root.
 func beforeLoneWrapper(from eventOf, x *group) bool {
-	return from.network && from.source != "" && x.Source == from.source && !x.Fragment && loneWrapper(x) && from.end <= x.Off && x.Off-from.end <= borrowedGap
+	return from.peer && from.source != "" && x.Source == from.source && !x.Fragment && loneWrapper(x) && from.end <= x.Off && x.Off-from.end <= borrowedGap
 }
 
 // saysMoreThan reports whether c, a wrapper alone or a fragment, is the
@@ -1406,17 +1475,22 @@ type eventOf struct {
 	// cut traceback printed beside it is the handler's failure that the
 	// status reports, never a caller's detail of it.
 	access bool
-	// network says a record tagged "network" names the consequence: a
-	// peer its process could not reach (loggedBefore).
-	network bool
+	// peer says the consequence names the peer its process lost
+	// (reportsPeer, loggedBefore).
+	peer bool
 	// process is the process the consequence's first line named
 	// (group.Process): NCCL's "host:pid:tid".
 	process string
+	// mild says the consequence is graded a warning or less: a state
+	// the workload is left in (a pod Pending), which a cause graded a
+	// warning printed beside it may explain (saysWhyBeside).
+	mild bool
 }
 
 func eventOfGroup(c *group) eventOf {
+	access := analysis.AccessLine(lineOf(c))
 	return eventOf{c.Source, c.Native && c.Alert.Record.ID != "", c.NativeKind, c.Off, c.End, c.Borrowed, len(c.Alert.Record.Solutions) > 0,
-		analysis.AccessLine(lineOf(c)), slices.Contains(c.Alert.Record.Tags, "network"), c.Process}
+		access, reportsPeer(&c.Alert, c.Native, access), c.Process, mildSeverity(c.Alert.Record.Severity)}
 }
 
 // sameLibrary reports whether two native shapes may be one library's

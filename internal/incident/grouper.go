@@ -327,6 +327,13 @@ type group struct {
 	// consequence for a failure of its source after it, and dropped like
 	// a routine line when nothing joined it.
 	Tolerated bool `json:"tolerated,omitempty"`
+	// Pressure says the incident is of a warning the scheduler handles
+	// by design under load (pressureRecord: a decode retraction): alone,
+	// not storming, it is dropped like a routine line (routineAlone).
+	// Storm says it came again at another moment within pressureStorm of
+	// the last (see pressureAt).
+	Pressure bool `json:"pressure,omitempty"`
+	Storm    bool `json:"storm,omitempty"`
 	// Frameless marks the incident of a fragment that says less than a
 	// wrapper (Occurrence.Frameless).
 	Frameless bool `json:"frameless,omitempty"`
@@ -338,6 +345,11 @@ type group struct {
 	// (Occurrence.Process); "" when it named none, or in a snapshot
 	// written before it was kept.
 	Process string `json:"process,omitempty"`
+	// Signal says it is the incident of a fatal signal handler's report
+	// (signalReport), and Site the function its PC frame names, once
+	// one of its entries named one (see signalsite.go).
+	Signal bool   `json:"signal,omitempty"`
+	Site   string `json:"site,omitempty"`
 	// Bare says the incident began with an exception line printed alone
 	// (Occurrence.Bare).
 	Bare bool `json:"bare,omitempty"`
@@ -516,8 +528,9 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 		waits := g.opts.Settle > 0 || g.opts.Window < 0
 		if !ok && !waits || ok && !gr.Settling {
 			o.Complete()
+			access := analysis.AccessLine(lineOfAlert(&o.Alert))
 			from := eventOf{o.SourceKey, o.Native && o.Alert.Record.ID != "", o.NativeKind, o.Offset, o.EndOffset, o.Borrowed || !o.Timed && !untimed, len(o.Alert.Record.Solutions) > 0,
-				analysis.AccessLine(lineOfAlert(&o.Alert)), slices.Contains(o.Alert.Record.Tags, "network"), o.Process}
+				access, reportsPeer(&o.Alert, o.Native, access), o.Process, mildSeverity(o.Alert.Record.Severity)}
 			if root := g.findRoot(o.Scope, at, "", from); root != nil {
 				root.fold(*o, now, &g.stats)
 				g.touch(root)
@@ -618,6 +631,16 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 				p.fold(*o, now, &g.stats)
 				p.spanTo(o.Offset, o.EndOffset)
 				g.touch(p)
+				return nil
+			}
+			if s := g.siteBefore(o, b); s != nil {
+				// The process's death after the signal handler's
+				// report that named where it crashed (see
+				// signalsite.go).
+				g.promote(s)
+				s.fold(*o, now, &g.stats)
+				s.spanTo(o.Offset, o.EndOffset)
+				g.touch(s)
 				return nil
 			}
 			if own := g.narrowerBefore(o, b); own != nil {
@@ -721,6 +744,9 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 		}
 	}
 	if ok {
+		if gr.Pressure {
+			gr.pressureAt(at)
+		}
 		gr.add(o, now)
 		if at.After(gr.Last) {
 			gr.Last = at
@@ -739,8 +765,11 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 	id := o.Alert.Fingerprint
 	gr = &group{Alert: o.Alert, LastSeen: now, Seq: g.seq, Scope: o.Scope, Consequence: consequence, At: at, FirstSeen: now,
 		Generic: o.Generic && !consequence, Source: o.SourceKey, Last: at, Writer: o.Writer,
-		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Unplaced: o.Unplaced && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Tolerated: o.Tolerated, Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
+		Fragment: o.Fragment && !consequence, Hang: o.Hang, Client: o.Client && !consequence, Unplaced: o.Unplaced && !consequence, Frameless: o.Frameless && !consequence, Native: o.Native, NativeKind: o.NativeKind, Process: o.Process, Routine: o.Routine, Tolerated: o.Tolerated, Pressure: pressureRecord(&o.Alert.Record), Bare: o.Bare, Traced: o.Traced, Untimed: untimed, Borrowed: o.Borrowed || !o.Timed && !untimed, Guessed: guessed, Off: o.Offset, End: o.EndOffset}
 	gr.Alert.FirstRank = o.Rank
+	if signalReport(&gr.Alert.Record) {
+		gr.Signal, gr.Site = true, crashSite(gr.Alert.Entry)
+	}
 	if !o.Timed && !untimed || o.Guessed {
 		// A line without a timestamp happened when its scope's log
 		// says, not when it was read (a replayed or scanned log); one
@@ -818,6 +847,12 @@ func (gr *group) add(o *Occurrence, now time.Time) {
 		// error line, then the exception): the traceback names it.
 		o.Complete()
 		takeException(a, &o.Alert)
+	}
+	if gr.Signal && gr.Site == "" {
+		// The handler's report again, behind a logger's prefix that
+		// kept its PC frame with it (see signalsite.go).
+		o.Complete()
+		gr.Site = crashSite(o.Alert.Entry)
 	}
 	gr.LastSeen = now
 	gr.changed()
@@ -965,7 +1000,7 @@ func (g *Grouper) due(gr *group, now time.Time) bool {
 // next to be its cause (readPast), as scan decides from the lines between
 // them (printedBefore, causeAfter, placeOf).
 func (g *Grouper) awaitsCause(gr *group, now time.Time) bool {
-	return (gr.Consequence || placeless(gr) || loneWrapper(gr) && !gr.Hang || gr.Tolerated && gr.routineAlone()) && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
+	return (gr.Consequence || placeless(gr) || loneWrapper(gr) && !gr.Hang || (gr.Tolerated || gr.Pressure) && gr.routineAlone()) && g.opts.Correlation > 0 && g.opts.ConsequenceWait > g.opts.Settle &&
 		now.Before(gr.FirstSeen.Add(g.lateWait())) && !g.readPast(gr)
 }
 
@@ -1474,19 +1509,52 @@ func nextNumber(s string, i int) (n, next int, ok bool) {
 }
 
 // routineAlone reports whether gr is a routine-looking native error line
-// (Occurrence.Routine), or a tolerated error (Occurrence.Tolerated), that
-// nothing joined: seen once, with no
-// consequence, context or other line of its burst folded in. A start-up
-// that logs one error and goes on is no crash; the same line repeated, or
-// with anything after it that failed, is announced as any other.
+// (Occurrence.Routine), a tolerated error (Occurrence.Tolerated) or a
+// warning of load the scheduler handles by design (group.Pressure), that
+// nothing joined: seen once (a pressure warning: at one moment, on
+// however many ranks), with no consequence, context or other line of its
+// burst folded in. A start-up that logs one error and goes on is no
+// crash, nor is one retraction under a burst of long outputs; the same
+// line repeated (retractions at moment after moment: the pool is too
+// small for the load), or with anything after it that failed, is
+// announced as any other.
 func (gr *group) routineAlone() bool {
 	a := &gr.Alert
-	if !gr.Routine && !gr.Tolerated || len(a.Consequences) > 0 || len(a.Context) > 0 || gr.Unlisted > 0 {
+	if !gr.Routine && !gr.Tolerated && !gr.Pressure || len(a.Consequences) > 0 || len(a.Context) > 0 || gr.Unlisted > 0 {
 		return false
 	}
 	// A notice of a tolerated error that every rank prints is still a
-	// notice.
-	return gr.Tolerated || a.Count <= 1
+	// notice, and so is one retraction that every TP rank reports.
+	return gr.Tolerated || gr.Pressure && !gr.Storm || gr.Routine && a.Count <= 1
+}
+
+// pressureMoment is how far apart in log time the lines of one moment
+// of load may be: the ranks of one scheduler step print its retraction
+// within it. pressureStorm is how soon the next moment makes a storm:
+// sglang's tuning guide calls a retraction about once a minute fine, and
+// frequent ones a sign to admit fewer requests.
+const (
+	pressureMoment = 2 * time.Second
+	pressureStorm  = time.Minute
+)
+
+// pressureAt notes a repeat of the pressure incident gr at the
+// correlation time at: a new moment (more than pressureMoment after its
+// last line) within pressureStorm of the last makes it a storm.
+func (gr *group) pressureAt(at time.Time) {
+	if gap := at.Sub(gr.last()); gap > pressureMoment && gap <= pressureStorm {
+		gr.Storm = true
+	}
+}
+
+// pressureRecord reports whether r reads a warning the scheduler handles
+// by design under load: a decode retraction (tagged retract, graded a
+// warning: "KV cache pool is full. Retract requests.", "Decode out of
+// memory happened. #retracted_reqs: 1"), which pushes a request back to
+// the queue to run it again. A retraction that fails (no request left to
+// retract) is graded an error and is no such warning.
+func pressureRecord(r *sinks.Record) bool {
+	return r.Severity == string(patterns.SeverityWarning) && slices.Contains(r.Tags, "retract")
 }
 
 // dropRoutine drops the settling incident gr (id) when it is a routine

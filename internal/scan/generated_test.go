@@ -109,7 +109,7 @@ func TestGeneratedCatalogNeverWorse(t *testing.T) {
 var knownGeneratedWorse = map[string]string{
 	// dev-12.
 	"1060-vllm-omni-no-model-architectures-validation-error.log": "right alone, unclassified with the failing field's message in its headline; the generated catalog's record for the same 'No model architectures are specified' wording leads instead, from the error's own line, with no advice",
-	// Held out (heldout-24): measured, not tuned to.
+	// heldout-24 (development since heldout-25): measured blind, not tuned to.
 	"1724-vllm-ascend-mooncake-transfer-task-failed-status-6-glog-burst.log": "held out: right alone, unclassified at Mooncake's first 'Transfer failed for batch ... task 38 with status 6'; the generated catalog's transfer-failed record leads instead, at the same line read with its glog header ('E1215 ... transfer_task.cpp:247]'), with no advice",
 }
 

@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 964,
-	detected: 923,
-	cause:    844,
+	excerpts: 980,
+	detected: 940,
+	cause:    859,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
