@@ -680,6 +680,27 @@ func TestFramesAloneDiagnosis(t *testing.T) {
 		t.Errorf("diagnosis fragment %v role %q phase %q headline %q; want a consequence fragment loading weights, headed by the call that entered it",
 			d.Fragment, d.Role, d.Triage.Phase, d.Headline)
 	}
+	// Flush left, as a paste that stripped the indentation leaves them,
+	// the frames are still a traceback's, carets under a source line or
+	// not (the entry's assembly restores their indentation).
+	flush := "File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 983, in event_loop_normal\n" +
+		"batch = self.get_next_batch_to_run()\n" +
+		"File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 1624, in get_next_batch_to_run\n" +
+		"new_batch = self.prepare_mlp_sync_batch(new_batch)\n"
+	for _, c := range []struct {
+		text string
+		want bool
+	}{{flush + "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n", true}, {flush, true}} {
+		got := false
+		for _, e := range entries(c.text) {
+			if _, ok := an.Analyze(&e); ok {
+				got = true
+			}
+		}
+		if got != c.want {
+			t.Errorf("flush-left frames %q: failure %v, want %v", c.text, got, c.want)
+		}
+	}
 	// A faulthandler dump's frames are no traceback's.
 	es = entries("  File \"/sgl/python/sglang/srt/models/qwen2.py\", line 10 in load_weights\n  File \"/sgl/python/sglang/srt/model_executor/model_runner.py\", line 5 in load_model\n")
 	for i := range es {

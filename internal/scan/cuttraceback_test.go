@@ -103,6 +103,30 @@ func TestCutTracebackLead(t *testing.T) {
 				"  File \"/usr/local/lib/python3.12/dist-packages/tensorrt_llm/_torch/pyexecutor/cuda_graph_runner.py\", line 192, in maybe_get_cuda_graph\n" +
 				"    attn_metadata = self.attn_metadata.create_cuda_graph_metadata(\n",
 			[]string{`File "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/_torch/pyexecutor/cuda_graph_runner.py", line 192, in maybe_get_cuda_graph`}, ""},
+		// Frames whose indentation a paste stripped, carets under their
+		// source lines.
+		{"a scheduler's frames pasted flush left (sgl-project/sglang#12190)",
+			"```\n" +
+				"File \"/tmp/hlu/sglang/python/sglang/srt/managers/scheduler.py\", line 2777, in run_scheduler_process\n" +
+				"scheduler.event_loop_normal()\n" +
+				"File \"/tmp/hlu/sglang/python/sglang/srt/managers/scheduler.py\", line 983, in event_loop_normal\n" +
+				"batch = self.get_next_batch_to_run()\n" +
+				"^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" +
+				"File \"/tmp/hlu/sglang/python/sglang/srt/managers/scheduler.py\", line 1624, in get_next_batch_to_run\n" +
+				"new_batch = self.prepare_mlp_sync_batch(new_batch)\n" +
+				"^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+			[]string{`File "/tmp/hlu/sglang/python/sglang/srt/managers/scheduler.py", line 1624, in get_next_batch_to_run`}, ""},
+		{"an engine core's frames pasted flush left (vllm-project/vllm#27542)",
+			"File \"/root/vllm/env/lib/python3.12/site-packages/torch/nn/modules/module.py\", line 1786, in _call_impl\n" +
+				"return forward_call(*args, **kwargs)\n" +
+				"^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" +
+				"File \"/root/vllm/env/lib/python3.12/site-packages/vllm/model_executor/models/gpt_oss.py\", line 705, in forward\n" +
+				"return self.model(input_ids, positions, intermediate_tensors, inputs_embeds)\n" +
+				"^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" +
+				"File \"/root/vllm/env/lib/python3.12/site-packages/vllm/compilation/decorators.py\", line 408, in __call__\n" +
+				"output = self.compiled_callable(*args, **kwargs)\n" +
+				"^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+			[]string{`File "/root/vllm/env/lib/python3.12/site-packages/vllm/compilation/decorators.py", line 408, in __call__`}, ""},
 		// Frames behind an engine's prefix, with caret lines, the first
 		// a cut frame's source line.
 		{"a vLLM worker's frames behind multiproc_executor's prefix (vllm-project/vllm#15607)",
