@@ -181,12 +181,7 @@ func (a *Analyzer) faultCrash(d *Diagnosis, e *entry.Entry, stack, printed []str
 	}
 	d.Key = "unclassified:" + LineSignature(string(SignalNative), "faulthandler;"+sig.String())
 	d.Triage = TriageOf(e, nil)
-	fs := stackFrames(stack)
-	d.Triage.Process = first(processMarkers, fs)
-	d.Triage.Phase = first(phaseMarkers, fs)
-	if c := first(componentMarkers, fs); c != "" {
-		d.Triage.Component = c
-	}
+	triageStack(&d.Triage, stack)
 	d.Triage.Family = FamilyNative
 }
 

@@ -290,12 +290,7 @@ func (a *Analyzer) hang(d *Diagnosis, e *entry.Entry, stack, printed []string) {
 	d.Key = "unclassified:" + LineSignature(string(SignalHang), sig.String())
 	d.Triage = TriageOf(e, nil)
 	if len(stack) > 0 {
-		fs := stackFrames(stack)
-		d.Triage.Process = first(processMarkers, fs)
-		d.Triage.Phase = first(phaseMarkers, fs)
-		if c := first(componentMarkers, fs); c != "" {
-			d.Triage.Component = c
-		}
+		triageStack(&d.Triage, stack)
 	}
 	d.Triage.Family = FamilyHang
 }

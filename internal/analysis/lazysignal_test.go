@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -27,14 +26,7 @@ func TestSignalUnchangedByDecide(t *testing.T) {
 		}
 	}
 	m, _ := matcher.Compile(recs, matcher.Options{})
-	var paths []string
-	for _, glob := range []string{"../../examples/*.log", "../../testdata/logs/*.log", "../../testdata/corpus/*.log"} {
-		p, _ := filepath.Glob(glob)
-		paths = append(paths, p...)
-	}
-	if len(paths) == 0 {
-		t.Fatal("no logs found")
-	}
+	paths := repoLogs(t)
 	type answer struct {
 		sig   Signal
 		sev   patterns.Severity

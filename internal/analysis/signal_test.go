@@ -111,14 +111,7 @@ func TestQuietAgreesWithSignalOf(t *testing.T) {
 			}
 		}
 	}
-	var paths []string
-	for _, glob := range []string{"../../examples/*.log", "../../testdata/logs/*.log", "../../testdata/corpus/*.log"} {
-		p, _ := filepath.Glob(glob)
-		paths = append(paths, p...)
-	}
-	if len(paths) == 0 {
-		t.Fatal("no logs found")
-	}
+	paths := repoLogs(t)
 	n := 0
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
@@ -341,4 +334,19 @@ func FuzzQuietAgreesWithSignalOf(f *testing.F) {
 			}
 		}
 	})
+}
+
+// repoLogs returns every log file of the repository's examples, test logs
+// and corpus, failing the test when there is none.
+func repoLogs(t *testing.T) []string {
+	t.Helper()
+	var paths []string
+	for _, glob := range []string{"../../examples/*.log", "../../testdata/logs/*.log", "../../testdata/corpus/*.log"} {
+		p, _ := filepath.Glob(glob)
+		paths = append(paths, p...)
+	}
+	if len(paths) == 0 {
+		t.Fatal("no logs found")
+	}
+	return paths
 }

@@ -434,6 +434,19 @@ func first(markers []marker, frames []entry.Frame) string {
 	return ""
 }
 
+// triageStack sets t's process, phase and component from the frames of a
+// dump that printed no traceback (faulthandler's, py-spy's, gdb's), each
+// frame read as stackFrames reads it; a component no frame names keeps
+// what t had.
+func triageStack(t *Triage, stack []string) {
+	fs := stackFrames(stack)
+	t.Process = first(processMarkers, fs)
+	t.Phase = first(phaseMarkers, fs)
+	if c := first(componentMarkers, fs); c != "" {
+		t.Component = c
+	}
+}
+
 // TriageOf reads what a failure no record names says about itself: from
 // the frames of every link of its traceback (the root cause's too: the
 // process and phase are where the chain began), from the exception's type
