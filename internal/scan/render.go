@@ -101,6 +101,11 @@ func writeAlert(tw *textWriter, a *sinks.Alert) {
 		if x.Message != "" {
 			exc += ": " + x.Message
 		}
+		if exc == "" {
+			// A traceback cut before its exception line: its frames
+			// are all it printed.
+			exc = "none printed: the traceback stops before its exception line"
+		}
 		tw.block("exception", exc)
 		if x.RootCause != "" {
 			tw.block("root cause", x.RootCause)

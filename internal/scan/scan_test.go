@@ -233,6 +233,29 @@ func TestTextReport(t *testing.T) {
 	}
 }
 
+// A traceback cut before its exception line says so in the text report,
+// never an empty exception field.
+func TestTextReportCutTraceback(t *testing.T) {
+	const cut = "Traceback (most recent call last):\n" +
+		"  File \"/sgl-workspace/sglang/python/sglang/launch_server.py\", line 7, in <module>\n" +
+		"    from sglang.srt.entrypoints.http_server import launch_server\n" +
+		"  File \"/sgl-workspace/sglang/python/sglang/srt/entrypoints/http_server.py\", line 44, in <module>\n" +
+		"    from sglang.srt.entrypoints.engine import _launch_subprocesses\n"
+	path := filepath.Join(t.TempDir(), "cut.log")
+	if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := scanFile(t, defaultMatcher(t), path)
+	var buf bytes.Buffer
+	if err := WriteText(&buf, res); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "exception: none printed") || strings.Contains(out, "exception: \n") {
+		t.Errorf("the cut traceback's exception field is not explained:\n%s", out)
+	}
+}
+
 // Hostile input never crashes the scan and stays bounded.
 func TestHostileInput(t *testing.T) {
 	m := defaultMatcher(t)
