@@ -109,12 +109,12 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 		// caught (crashbanner.go).
 		return SignalNative, patterns.SeverityCritical, false
 	}
-	if e.Level == "" && !loggerHeader(e.Format) && platformExitCode(FirstLine(e.Message)) != "" {
+	if e.Level == "" && !loggerHeader(e.Format) && platformExitCode(l) != "" {
 		// A hosting platform's report that the server's container
 		// exited with a non-zero code (platformexit.go).
 		return SignalLevel, patterns.SeverityCritical, false
 	}
-	if e.Level == "" && !loggerHeader(e.Format) && extensionModules(FirstLine(e.Message)) {
+	if e.Level == "" && !loggerHeader(e.Format) && extensionModules(l) {
 		// faulthandler's list of extension modules, which only a
 		// fatal error prints, its header and frames lost
 		// (faultframes.go).
