@@ -909,16 +909,6 @@ func inFrames(st state) bool {
 	return ph == phFrames || ph == phFrame
 }
 
-// isCutFrameStart reports whether s, a line of a record's traceback among
-// its frames, a terminal cut as long as its width, is the start of a frame
-// line cut before its line number ('File "/x/vllm/u', whose rest is
-// 'tils.py", line 2232, in run_method'): the traceback takes it, and its
-// rest joins it.
-func isCutFrameStart(s string) bool {
-	t := strings.TrimLeft(s, " ")
-	return strings.HasPrefix(t, `File "`) && !isFrameLine(t)
-}
-
 // isCutTypeStart reports whether s, a line of a record's traceback after
 // its frames, a terminal cut as long as its width, can be the start of
 // the exception line its rest goes on with: a dotted name alone
@@ -1626,7 +1616,7 @@ func (a *Assembler) continues(c *classified) bool {
 	if !c.native && a.isCutHeader(s) {
 		return true
 	}
-	if p.kind == kindRaw && p.lines == 1 && p.colon && !p.hasTB && !c.header && isProseLabel(p.msg) && isFrameLine(s) {
+	if p.kind == kindRaw && p.lines == 1 && p.colon && !p.hasTB && !c.header && isProseLabel(p.msg) && (isFrameLine(s) || isCutFrameStart(s)) {
 		// A prose label a paste put in place of a traceback's header
 		// ("error msg:", "Log:") and a frame under it: the frames are a
 		// traceback's middle, which opens an entry of its own, read as
@@ -1689,9 +1679,14 @@ func (a *Assembler) continues(c *classified) bool {
 		return true
 	}
 	var r rule
-	if c.header {
+	switch {
+	case c.header:
 		r = rules[p.st][lcHeader] // most lines that come here: no other class to read
-	} else {
+	case !c.native && isCutFrameStart(s):
+		// A frame line a wrap cut (its rest follows, isFrameRest): it
+		// ends or continues the entry as the frame line whole would.
+		r = rules[p.st][lcFrame]
+	default:
 		r = ruleFor(p.st, c)
 	}
 	switch r {

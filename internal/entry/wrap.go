@@ -1176,6 +1176,36 @@ func isFrameRest(prev, next string) bool {
 	return ok && len(joined) > len(t)
 }
 
+// isCutFrameStart reports whether s is the start of a frame line a wrap
+// cut and no frame line whole: "  File " alone (fold -s before a long
+// path), `  File "/long/pa` (cut inside the path) or `  File "/x.py",
+// line ` (cut before the number). Its rest makes it a frame line
+// (isFrameRest); until then it is read as that frame line would be, and
+// a record's traceback among its frames takes it (sameRecord: 'File
+// "/x/vllm/u', whose rest is 'tils.py", line 2232, in run_method').
+func isCutFrameStart(s string) bool {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if len(s)-i < len("File ") || s[i] != 'F' || !strings.HasPrefix(s[i:], "File ") {
+		return false // the routine line: one byte read
+	}
+	t := s[i:]
+	if t == "File " {
+		return true
+	}
+	if !strings.HasPrefix(t, `File "`) || isFrameLine(s) {
+		return false
+	}
+	if strings.IndexByte(t[len(`File "`):], '"') < 0 {
+		// Cut inside the file's name: a path runs to the line's end.
+		return len(t) > len(`File "`) && strings.IndexByte(t, ' ') == len("File")
+	}
+	_, ok := parsePartialFrame(t)
+	return ok
+}
+
 // spacedPath reports whether rest, what follows the space a cut left at
 // the start of next, is an absolute path of two directories or more and
 // p, prev's last byte, ends a word.
@@ -1258,7 +1288,9 @@ func lineNumberGoesOn(prev, next string) bool {
 	for i < len(next) && isDigit(next[i]) {
 		i++
 	}
-	return i > 0 && strings.HasPrefix(next[i:], ", in ")
+	// (The cut may fall right after the number: the rest then opens
+	// with the comma, ", in __init__".)
+	return strings.HasPrefix(next[i:], ", in ") && len(next) > i+len(", in ")
 }
 
 // opensBracket reports whether s ends inside a bracket it opened: more

@@ -458,21 +458,12 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	// heldout-24 (development since heldout-25): measured blind, not tuned to.
 	"1731-vllm-v1-workerproc-initialization-failed-aarch64-uv-python-traceback.log": under("held out: cut at a terminal's width, the traceback leads unclassified at a frame's 'File \"...\"' line and not at 'Exception: WorkerProc initialization failed ...'", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
-	"1750-sglang-deepseek-v32-mtp-traceback-without-indentation-cut.log": {
-		"hard-wrap-80": "cut at 80 columns, the flush-left frames' File lines break inside their paths, so the cut traceback's deepest File line is not named whole by the unclassified lead",
-	},
-	"1755-vllm-ray-worker-sigsegv-nccl-add-proxy-op-fatal-python-error.log": under("cut at a terminal's width, the Ray- and logging.cc-prefixed 'PC: @ ... addProxyOpIfNeeded()' line is split from its '*** SIGSEGV received' line's entry, so the handler's report names no function and faulthandler's 'Fatal Python error: Segmentation fault' after it leads", "hard-wrap-80", "hard-wrap-100"),
-	"1739-sglang-gemma3-12b-16gb-model-init-traceback-cut-in-gemma3-causal.log": {
-		"hard-wrap-80": "cut at 80 columns, the header-less frames' File lines break inside their paths, so no line reads as a traceback's frame and the run of frames raises no alert",
-	},
-	"1764-vllm-ascend-minimax-m3-worker-traceback-fused-moe-quant-apply-cut.log": under("cut at a terminal's width, every line breaks inside or right after the worker's 'ERROR ... [multiproc_executor.py:1000]' prefix, so the header-less frames lead at the piece of a line that is left and not at the last File line", "hard-wrap-80", "hard-wrap-120", "hard-wrap-120-padded"),
+	"1755-vllm-ray-worker-sigsegv-nccl-add-proxy-op-fatal-python-error.log":         under("cut at a terminal's width, the Ray- and logging.cc-prefixed 'PC: @ ... addProxyOpIfNeeded()' line is split from its '*** SIGSEGV received' line's entry, so the handler's report names no function and faulthandler's 'Fatal Python error: Segmentation fault' after it leads", "hard-wrap-80", "hard-wrap-100"),
+	"1764-vllm-ascend-minimax-m3-worker-traceback-fused-moe-quant-apply-cut.log":    under("cut at a terminal's width, every line breaks inside or right after the worker's 'ERROR ... [multiproc_executor.py:1000]' prefix, so the header-less frames lead at the piece of a line that is left and not at the last File line", "hard-wrap-80", "hard-wrap-120", "hard-wrap-120-padded"),
 	// Held out (heldout-25): measured, not tuned to.
 	"1853-vllm-dynamo-worker-exception-determine-num-available-blocks-profile-run-cut.log": {
 		"double-spaced": "held out: with a blank line after every line, the cut traceback leads unclassified at its 'Traceback (most recent call last):' line and not under vllm-worker-exception's 'Exception in worker VllmWorkerProcess while processing method determine_num_available_blocks.'",
 	},
-	"1876-lmdeploy-internvl2-8b-four-3090-rank0-prefixed-turbomind-weight-traceback-cut.log": under("held out, since 3dcec20e: cut at a terminal's width, the rank0-prefixed File lines break inside their paths and the header-less traceback cut in TurboMind's weight processing raises no alert", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
-	"1880-vllm-v0-lmcache-connector-init-kv-transfer-agent-traceback-cut.log":                under("held out, since 3dcec20e: cut at 80 or 120 columns, the longer File lines break inside their paths and the header-less traceback cut in LMCache's init_lmcache_engine raises no alert", "hard-wrap-80", "hard-wrap-120", "hard-wrap-120-padded"),
-	"1882-sglang-engine-async-generate-tokenizer-manager-batch-request-traceback-cut.log":    under("held out, since 3dcec20e: cut at 80 columns, the sglang File lines break inside their paths and the header-less traceback cut in TokenizerManager's _handle_batch_request raises no alert", "hard-wrap-80"),
 	// heldout-24 as development data (since heldout-25).
 	"1756-sglang-deepseek-v3-eoferror-thread-extension-modules-line-only.log": func() map[string]string {
 		m := under("the excerpt is one line: a prefix the entry package learns from several lines (a task's label or tag, a line number, a pipe's stamp) stays in its message, and faulthandler's 'Extension modules:' list, read only where it opens the message, is not read behind it",
