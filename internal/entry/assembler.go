@@ -535,7 +535,10 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		}
 		// An sglang record carries no prefix, so only other lines can
 		// be evidence of one.
-		if !c.sglang {
+		if !c.sglang && !(isDigit(full[0]) && a.locationCut() && lineNumberRest(full)) {
+			// (The rest of a logger's location a terminal cut inside
+			// its line number, "84: *** SIGSEGV ...", is no task's
+			// label.)
 			record := c.header && c.h.format == FormatUvicorn && a.seconds.startsRecord(full)
 			if ok, firstN, firstLen := a.learner.observe(full, a.lines, record); ok {
 				a.reopen(firstN, firstLen, false)
@@ -1593,7 +1596,45 @@ func (a *Assembler) isCutHeader(s string) bool {
 		return false
 	}
 	header := strings.TrimRight(first[:len(first)-len(p.msg)], " ")
-	return len(s) < len(header) && strings.HasPrefix(header, s)
+	if len(s) >= len(header) {
+		return false
+	}
+	if strings.HasPrefix(header, s) {
+		return true
+	}
+	if p.format == FormatRayCore && s[0] == '[' {
+		// Ray core's record is its header without the time (a later
+		// line of it carries its own): the same after the time.
+		ht, st := timeFieldEnd(header), timeFieldEnd(s)
+		return ht > 0 && ht == st && sameShape(header[:ht], s[:st]) && strings.HasPrefix(header[ht:], s[st:])
+	}
+	return false
+}
+
+// timeFieldEnd returns the end of a bracketed header's time, its date and
+// its clock ("[2025-04-27 02:52:27,217"): the index of the second space,
+// or 0.
+func timeFieldEnd(s string) int {
+	i := strings.IndexByte(s, ' ')
+	if i < 0 {
+		return 0
+	}
+	j := strings.IndexByte(s[i+1:], ' ')
+	if j < 0 {
+		return 0
+	}
+	return i + 1 + j
+}
+
+// sameShape reports whether a and b, as long as each other, hold digits
+// at the same places and the same bytes at the others: two times.
+func sameShape(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] && !(isDigit(a[i]) && isDigit(b[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // continues decides whether the non-blank line c belongs to the pending

@@ -788,6 +788,21 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 			return a.join(l, c)
 		}
 	}
+	if p.kind == kindHeader && a.kept.count() == 1 && a.spacing.real(p.blanks) == 0 && isCutLocationMsg(p.msg) && closesBracket(c.s) &&
+		a.headerWhole(a.kept.last()+c.s, c.prefix) {
+		// A header a terminal cut inside its logger's location, before
+		// the stream taught its width ("...ERROR 08-27 08:35:04
+		// [multiproc_executor.py:100" and "0]     fused_moe_results =
+		// ..."): one line when the two read as a record's header whole.
+		return a.join(l, c)
+	}
+	if a.kept.count() == 1 && a.locationCut() && lineNumberRest(c.s) && a.headerWhole(a.kept.last()+c.s, c.prefix) {
+		// A header a terminal cut inside its logger's line number
+		// ("...377651] logging.cc:4" and "84: *** SIGSEGV received
+		// ..."), whose rest reads as a task's label: one line when the
+		// two read as a record's header whole.
+		return a.join(l, c)
+	}
 	if p.kind == kindNative && p.native == NativeRustPanic && isRustFrameRest(a.kept.last(), c.s) {
 		// A backtrace frame and its symbol: one line, whatever the width.
 		return a.join(l, c)
@@ -855,7 +870,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		c.s = strings.TrimLeft(c.s, " ")
 		return a.joinSep(l, c, " ")
 	}
-	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || a.spacing.real(p.blanks) == 0 && isMarkerRest(last, c.s) ||
+	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || a.spacing.real(p.blanks) == 0 && (isMarkerRest(last, c.s) || isCaretRest(last, c.s)) ||
 		p.native == NativeAssert && isAssertConditionRest(last, c.s) ||
 		p.native == NativeCUDAAssert && a.kept.count() == 1 && isAssertCloseRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
@@ -1204,6 +1219,55 @@ func isCutFrameStart(s string) bool {
 	}
 	_, ok := parsePartialFrame(t)
 	return ok
+}
+
+// isCaretRest reports whether next is the rest of a traceback's caret
+// line, prev, that a wrap cut inside its marks ("                  ^^^^^"
+// and "^^^^^^^^"): prev is indented and marks alone, ending in one, and
+// next is marks alone at the first column, where CPython never prints
+// them (they stand under the source line's code).
+func isCaretRest(prev, next string) bool {
+	if next == "" || next[0] != '^' && next[0] != '~' || prev == "" || prev[0] != ' ' {
+		return false
+	}
+	if e := prev[len(prev)-1]; e != '^' && e != '~' {
+		return false
+	}
+	return IsCaretLine(prev) && IsCaretLine(next) && strings.IndexByte(next, ' ') < 0
+}
+
+// locationCut reports whether the pending entry is a record whose first
+// line ends in its logger's source location, no message after it
+// ("...377651] logging.cc:4"), or whose last line is such a header
+// repeated (isCutHeader): a terminal may have cut the line number.
+func (a *Assembler) locationCut() bool {
+	p := &a.cur
+	if !p.active || p.kind != kindHeader || a.spacing.real(p.blanks) != 0 {
+		return false
+	}
+	if a.kept.count() == 1 {
+		return isSourceLocation(p.msg) && strings.IndexByte(p.msg, ' ') < 0
+	}
+	last := a.kept.last()
+	return p.record != "" && isSourceLocation(last[strings.LastIndexByte(last, ' ')+1:]) && a.isCutHeader(last)
+}
+
+// lineNumberRest reports whether s opens with the rest of a source
+// location's line number: digits, a colon and a space, and text after
+// them.
+func lineNumberRest(s string) bool {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i > 0 && i+2 < len(s) && s[i] == ':' && s[i+1] == ' '
+}
+
+// isCutLocationMsg reports whether msg, a header's message, is only the
+// start of its logger's bracketed location, which a cut ended: "[" and
+// no "]" nor space after it ("[multiproc_executor.py:100").
+func isCutLocationMsg(msg string) bool {
+	return len(msg) > 1 && len(msg) <= maxFieldLen && msg[0] == '[' && strings.IndexAny(msg, "] ") < 0
 }
 
 // spacedPath reports whether rest, what follows the space a cut left at

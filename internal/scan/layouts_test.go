@@ -154,11 +154,6 @@ var knownLayoutMisses = map[string]map[string]string{
 	"1314-tgi-sharded-falcon-flash-attn-masks-error-804.log": {
 		"fold-s-100": "folded at 100 columns, torch's CUDA-initialization warning splits 'Error 804: forward compatibility was attempted on non supported HW' over two lines, so cuda-driver-mismatch reads no line and the shard's NotImplementedError leads alone",
 	},
-	// heldout-24 (development since heldout-25): measured blind, not
-	// tuned to; first read by this test once heldout-25 was held out.
-	"1755-vllm-ray-worker-sigsegv-nccl-add-proxy-op-fatal-python-error.log": {
-		"fold-s-100": "folded at 100 columns, the Ray- and logging.cc-prefixed 'PC: @ ... addProxyOpIfNeeded()' line breaks, so the signal handler's report names no function and faulthandler's 'Fatal Python error: Segmentation fault' after it leads under fatal-python-error-segfault",
-	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read

@@ -458,8 +458,6 @@ var knownShapeMisses = map[string]map[string]string{
 	},
 	// heldout-24 (development since heldout-25): measured blind, not tuned to.
 	"1731-vllm-v1-workerproc-initialization-failed-aarch64-uv-python-traceback.log": under("held out: cut at a terminal's width, the traceback leads unclassified at a frame's 'File \"...\"' line and not at 'Exception: WorkerProc initialization failed ...'", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
-	"1755-vllm-ray-worker-sigsegv-nccl-add-proxy-op-fatal-python-error.log":         under("cut at a terminal's width, the Ray- and logging.cc-prefixed 'PC: @ ... addProxyOpIfNeeded()' line is split from its '*** SIGSEGV received' line's entry, so the handler's report names no function and faulthandler's 'Fatal Python error: Segmentation fault' after it leads", "hard-wrap-80", "hard-wrap-100"),
-	"1764-vllm-ascend-minimax-m3-worker-traceback-fused-moe-quant-apply-cut.log":    under("cut at a terminal's width, every line breaks inside or right after the worker's 'ERROR ... [multiproc_executor.py:1000]' prefix, so the header-less frames lead at the piece of a line that is left and not at the last File line", "hard-wrap-80", "hard-wrap-120", "hard-wrap-120-padded"),
 	// Held out (heldout-25): measured, not tuned to.
 	"1853-vllm-dynamo-worker-exception-determine-num-available-blocks-profile-run-cut.log": {
 		"double-spaced": "held out: with a blank line after every line, the cut traceback leads unclassified at its 'Traceback (most recent call last):' line and not under vllm-worker-exception's 'Exception in worker VllmWorkerProcess while processing method determine_num_available_blocks.'",

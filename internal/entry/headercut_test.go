@@ -1,0 +1,112 @@
+package entry
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCaretRest: a traceback's caret line a terminal cut inside its marks
+// goes on with its rest at the first column (vllm-ascend's worker and
+// vLLM's nixl connector, behind their records' repeated headers); marks
+// that are indented are a caret line of their own, and marks after a
+// source line are no rest.
+func TestCaretRest(t *testing.T) {
+	for _, tt := range []struct {
+		prev, next string
+		want       bool
+	}{
+		{"                        ^^^^^^^^^^^^^", "^^^^^^^^^^^^^^^", true},
+		{"                               ^^^^^", "^^^^^", true},
+		{"                          ~~~~~~~~~~~~~~~~~~~~~~~~~~~^^^^", "^^^^^^^^^^^^", true},
+		{"                        ^^^^^^^^^^^^^", "           ^^^^^^^^^^^^^^^", false}, // indented: its own
+		{"    fused_moe_results = self.no_shared_forward_impl(", "^^^^^", false},
+		{"^^^^^^^^", "^^^^^", false}, // no mark at the first column before
+		{"                        ^^^^^^^^^^^^^", "^^^ ^^^", false},
+	} {
+		if got := isCaretRest(tt.prev, tt.next); got != tt.want {
+			t.Errorf("isCaretRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)
+		}
+	}
+	for _, tt := range []struct{ name, line, caret string }{
+		{"vllm-ascend worker", "(Worker_DP0_TP0_EP0 pid=2089224) ERROR 08-27 08:35:04 [multiproc_executor.py:1000]     fused_moe_results = self.no_shared_forward_impl(",
+			"(Worker_DP0_TP0_EP0 pid=2089224) ERROR 08-27 08:35:04 [multiproc_executor.py:1000]                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^"},
+		{"vLLM nixl connector", "(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263]     self._remote_agents[eid] = f.result()",
+			"(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263]                                ^^^^^^^^^^"},
+	} {
+		width := len(tt.caret) - 5
+		in := "Traceback (most recent call last):\n" + tt.line + "\n" + tt.caret[:width] + "\n" + tt.caret[width:]
+		es := assemble(t, Options{}, in)
+		var text string
+		for _, e := range es {
+			text += e.Text + "\n"
+		}
+		if strings.Contains(text, "\n^^^") {
+			t.Errorf("%s: the caret line's rest stands alone:\n%s", tt.name, text)
+		}
+	}
+}
+
+// TestCutLoggerLocation: a record's header a terminal cut inside its
+// logger's location, before the stream taught the terminal's width, is
+// read whole: a vLLM worker's "[multiproc_executor.py:100" and "0]
+// ..." (vllm-ascend), Ray core's "logging.cc:4" and "84: *** SIGSEGV
+// ..." (a vLLM Ray worker) and "logging.cc:3" and "61: *** SIGABRT ..."
+// (a verl WorkerDict), whose rest is no task's label. A label that is
+// one, on two lines of a task's output, stays a prefix.
+func TestCutLoggerLocation(t *testing.T) {
+	for _, tt := range []struct {
+		name, in string
+		width    int
+		msg      string
+		entries  int
+	}{
+		{"vLLM worker location", "(Worker_DP0_TP0_EP0 pid=2089224) ERROR 08-27 08:35:04 [multiproc_executor.py:1000]     fused_moe_results = self.no_shared_forward_impl(\n" +
+			"(Worker_DP0_TP0_EP0 pid=2089224) ERROR 08-27 08:35:04 [multiproc_executor.py:1000]                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" +
+			"(Worker_DP0_TP0_EP0 pid=2089224) ERROR 08-27 08:35:04 [multiproc_executor.py:1000]   File \"/vllm-workspace/vllm-ascend/vllm_ascend/ops/fused_moe/fused_moe.py\", line 647, in no_shared_forward_impl",
+			80, "    fused_moe_results = self.no_shared_forward_impl(", 1},
+		{"Ray core line number, vLLM worker", "(RayWorkerWrapper pid=376235, ip=10.10.10.61) [2025-04-27 02:52:27,217 E 376235 377651] logging.cc:484: *** SIGSEGV received at time=1745722347 on cpu 48 ***\n" +
+			"(RayWorkerWrapper pid=376235, ip=10.10.10.61) [2025-04-27 02:52:27,217 E 376235 377651] logging.cc:484: PC: @     0x7f7e7ba49b8a  (unknown)  addProxyOpIfNeeded()\n" +
+			"(RayWorkerWrapper pid=376235, ip=10.10.10.61) [2025-04-27 02:52:27,219 E 376235 377651] logging.cc:484:     @     0x7fafd625d520       3744  (unknown)",
+			100, "*** SIGSEGV received at time=1745722347 on cpu 48 ***", 1},
+		{"Ray core line number, verl WorkerDict", "(WorkerDict pid=124799) [2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: *** SIGABRT received at time=1747633685 on cpu 74 ***\n" +
+			"(WorkerDict pid=124799) [2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: PC: @     0x7f6d68247e87  (unknown)  raise\n" +
+			"(WorkerDict pid=124799) [2025-05-19 13:48:05,851 E 124799 140771] logging.cc:361:     @     0x7f6d660dd070  (unknown)  (unknown)",
+			80, "*** SIGABRT received at time=1747633685 on cpu 74 ***", 1},
+	} {
+		es := assemble(t, Options{}, termCut(tt.in, tt.width))
+		if len(es) != tt.entries {
+			t.Errorf("%s: %d entries, want %d: %+v", tt.name, len(es), tt.entries, es)
+			continue
+		}
+		if es[0].Message != tt.msg || strings.Contains(es[0].Text, "logging.cc") || strings.Contains(es[0].Text, "executor.py") {
+			t.Errorf("%s: message %q, text %q; want %q, the headers left out", tt.name, es[0].Message, es[0].Text, tt.msg)
+		}
+	}
+	// srun's labels on two lines of a task's output after a whole Ray
+	// core record: the labels are a prefix, the lines no rest.
+	const labelled = "[2025-05-19 13:48:05,850 E 124799 140771] logging.cc:361: *** SIGABRT received at time=1747633685 on cpu 74 ***\n" +
+		"61: INFO 05-19 13:48:06 worker started\n61: INFO 05-19 13:48:07 worker ready"
+	es := assemble(t, Options{}, labelled)
+	if len(es) < 2 || strings.Contains(es[0].Text, "worker started") {
+		t.Errorf("labelled lines after a whole record: %+v", es)
+	}
+}
+
+// FuzzCutRests checks the promises of the rests this file's rules read:
+// a caret rest is marks alone at the first column after an indented
+// caret line, and a line number's rest opens with digits, ": " and text.
+func FuzzCutRests(f *testing.F) {
+	f.Add("                        ^^^^^^^^^^^^^", "^^^^^^^^^^^^^^^")
+	f.Add("[2025-04-27 02:52:27,217 E 376235 377651] logging.cc:4", "84: *** SIGSEGV received at time=1745722347 on cpu 48 ***")
+	f.Fuzz(func(t *testing.T, prev, next string) {
+		if isCaretRest(prev, next) && (!IsCaretLine(prev) || !IsCaretLine(next) || isIndented(next) || !isIndented(prev)) {
+			t.Fatalf("isCaretRest(%q, %q): no caret line's pieces", prev, next)
+		}
+		if lineNumberRest(next) {
+			i := strings.IndexByte(next, ':')
+			if i <= 0 || strings.Trim(next[:i], "0123456789") != "" || !strings.HasPrefix(next[i:], ": ") || len(next) <= i+2 {
+				t.Fatalf("lineNumberRest(%q): no line number's rest", next)
+			}
+		}
+	})
+}
