@@ -339,6 +339,9 @@ type pending struct {
 	// the row width was known (padrows.go); a rest joined to it goes on
 	// after a space, as the padding did.
 	lastPadded bool
+	// lastTrimmed: the last kept line ended in a padded row's padding,
+	// taken off whenever (a.padded): a space of its own went with it.
+	lastTrimmed bool
 	// whole: the last kept line was rejoined from a terminal's pieces,
 	// the last of them shorter than the one before: the writer's line is
 	// whole there, and a rest after it was cut by an earlier wrap of the
@@ -847,6 +850,7 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	p.lastLen, p.lastCut = shown, cut > 0
 	p.lastRaw = len(l.Text) + l.Framing
 	p.lastPadded = a.padCut > 0
+	p.lastTrimmed = a.padded
 	p.whole = false
 	p.cutBytes += cut
 	p.colon = endsWithColon(s)
@@ -1417,6 +1421,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	p.lastLen, p.lastCut = len(c.s), cut > 0
 	p.lastRaw = len(l.Text) + l.Framing
 	p.lastPadded = a.padCut > 0
+	p.lastTrimmed = a.padded
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
 	if !inert(p.msg) || p.kind == kindRaw && mayEmbedException(p.msg) {

@@ -822,6 +822,17 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 			return a.join(l, c)
 		}
 	}
+	if last := a.kept.last(); p.hasTB && p.st == stException && p.lastTrimmed && a.kept.count() > 1 && a.spacing.real(p.blanks) == 0 &&
+		last != "" && last[len(last)-1] == ':' && !isIndented(last) && !isIndented(c.s) && textClass(c.s) == lcOther && !c.native {
+		// The same in a stream whose rows a terminal padded: the
+		// padding took the space the exception's message ended in
+		// ("Exception: Capture cuda graph failed: " and the lines
+		// its message goes on with), and a message that ends in a
+		// colon announces them.
+		if _, _, ok := parseExceptionAnyQuote(c.s); !ok && isExceptionLine(last, false) {
+			return a.joinSep(l, c, " ")
+		}
+	}
 	if last := a.kept.last(); a.kept.count() == 1 && strings.Count(p.prefix, "`")%2 == 1 && strings.Count(last, "`")%2 == 0 &&
 		endsInFoldSpace(last) && p.lastRaw >= minWrapWidth && a.spacing.real(p.blanks) == 0 && !isIndented(c.s) {
 		// Inline code the paste opened in front of the line and
@@ -1036,6 +1047,7 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		p.lastLen = len(c.s)
 		p.lastRaw = len(l.Text) + l.Framing
 		p.lastPadded = a.padCut > 0
+		p.lastTrimmed = false // (a line made whole: its message read)
 		return true
 	}
 	if p.bareType != "" {
@@ -1104,6 +1116,7 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	p.lastLen = len(c.s)
 	p.lastRaw = len(l.Text) + l.Framing
 	p.lastPadded = a.padCut > 0
+	p.lastTrimmed = false // (a line made whole: its message read)
 	return true
 }
 

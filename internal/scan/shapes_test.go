@@ -502,9 +502,6 @@ var knownWidthMisses = map[string]map[string]string{
 	"187-grafana-table-scheduler-exception-cp-pp.log": {
 		"hard-wrap-100": "cut at 100 columns inside the frames' file names, each rest ends in the Grafana table's ' |' column, so it is no frame's rest and the frames are lost: the exception line's record does not lead",
 	},
-	"381-compose-capture-cuda-graph-failed-solutions.log": {
-		"hard-wrap-120-padded": "padded to 120 columns, the exception line's own last space ('Capture cuda graph failed: ', an empty inner error) is taken off with the padding, and the record's wording ends in that space",
-	},
 	"823-hf-connect-rich-console-wrapped-right-aligned-source.log": {
 		"hard-wrap-100": "cut at 100 columns, the console's lines lose their columns (as at 80), so no layout is learned and the first record's 'Error in realtime:' leads unclassified",
 		"md-autolinks":  "the rich console's lines open with a bracketed time as sglang's records do, which are not searched for a page's links, so its right-aligned source column keeps '[gui.py:838](http://gui.py:838/)' and no layout is learned",
