@@ -1346,6 +1346,11 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		}
 		partial = c.h.partial
 		p.record, p.proc = c.record, c.proc
+		// A record whose message is a traceback's frame at the first
+		// column (a logger that writes every line of a traceback as a
+		// record, its indentation lost): the lines under it are kept
+		// indented as CPython printed them (flushtb.go).
+		p.flush = flushFrame(p.msg)
 		p.ownMsg = !strings.HasSuffix(c.s, p.msg)
 		if p.st == stRecord && p.record == "" && emptyMessage(p.msg) {
 			// A time and a level alone: the message is on the lines

@@ -1093,6 +1093,10 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		// The pieces were no traceback line; the line whole is: the
 		// traceback opens or goes on here, as if it had come whole.
 		a.advance(cur)
+		if flushFrame(cur) {
+			// A frame at the first column (flushtb.go).
+			p.flush = true
+		}
 	}
 	if endsInFoldSpace(prev) {
 		p.foldWidth = max(p.foldWidth, p.lastLen)
