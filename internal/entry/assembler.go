@@ -342,6 +342,10 @@ type pending struct {
 	// lastTrimmed: the last kept line ended in a padded row's padding,
 	// taken off whenever (a.padded): a space of its own went with it.
 	lastTrimmed bool
+	// foldIndent: the one blank line held is a record's repeated header
+	// with only this many spaces after it, a line's indentation a word
+	// wrap broke after; 0 for none.
+	foldIndent int
 	// whole: the last kept line was rejoined from a terminal's pieces,
 	// the last of them shorter than the one before: the writer's line is
 	// whole there, and a rest after it was cut by an earlier wrap of the
@@ -654,6 +658,14 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		return a.out
 	}
 	if p.active && !c.sglang && a.continues(c) {
+		if p.foldIndent > 0 && p.blanks == 1 && p.recBlanks == 1 && !c.header && c.s[0] != ' ' && c.s[0] != '\t' {
+			// The rest of a record's line that a word wrap (fold -s)
+			// broke right after its indentation: the line, indented,
+			// and no blank line of the record.
+			p.blanks, p.recBlanks = 0, 0
+			a.take(l, strings.Repeat(" ", p.foldIndent)+c.s, cut)
+			return a.out
+		}
 		a.take(l, c.s, cut)
 		return a.out
 	}
@@ -872,6 +884,10 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	}
 }
 
+// maxFoldIndent bounds the indentation foldIndent keeps: a caret line's
+// under a long source line, at most a terminal's width.
+const maxFoldIndent = 80
+
 // sameRecord handles a line with a vLLM header (or one learned as a
 // prefix): vLLM writes a multi-line record as lines that each repeat
 // its header. A header with nothing after it is a blank line of the
@@ -893,8 +909,14 @@ func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) b
 			return true
 		}
 		p.blanks++
+		p.foldIndent = 0
 		if same {
 			p.recBlanks++
+			if p.blanks == 1 && len(content) > 1 && len(content) <= maxFoldIndent {
+				// Its indentation alone, which a word wrap (fold -s)
+				// broke after: the line's rest follows (foldedRest).
+				p.foldIndent = len(content)
+			}
 		}
 		p.lines++
 		p.last = l.Offset
