@@ -657,6 +657,18 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		a.lines--
 		return a.out
 	}
+	if p.active && !c.header && len(l.Text)+l.Framing >= minWrapWidth && isCutLevelHead(c.s) && !a.isCutHeader(c.s) {
+		// A record's header a terminal cut right after its level or
+		// inside its time ("...(RayWorkerWrapper pid=6592, ip=...)
+		// ERROR 1" and "2-12 05:11:33 [worker_base.py:275] ..."):
+		// another record's first line, which its rest makes whole
+		// (rereadHeader), never a line of the pending one.
+		a.emit()
+		a.arena.rotate()
+		a.open(l, c, cut)
+		p.stripped = learned > 0
+		return a.out
+	}
 	if p.active && !c.sglang && a.continues(c) {
 		if p.foldIndent > 0 && p.blanks == 1 && p.recBlanks == 1 && !c.header && c.s[0] != ' ' && c.s[0] != '\t' {
 			// The rest of a record's line that a word wrap (fold -s)
@@ -882,6 +894,47 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	} else if p.kind != kindNative && isRankTrailer(s) {
 		p.relay = relayStderr
 	}
+}
+
+// maxCutClock bounds the date and clock isCutLevelHead reads after the
+// level: "12-12 05:11:33.123".
+const maxCutClock = 24
+
+// isCutLevelHead reports whether s is a log record's level word alone or
+// followed by the start of its date and clock ("ERROR", "ERROR 1",
+// "INFO 12-12 05:1"): a header a terminal cut before its logger's
+// location. No record's message is only that.
+func isCutLevelHead(s string) bool {
+	if s == "" || s[0] < 'C' || s[0] > 'W' {
+		return false // the routine line: one byte read
+	}
+	i := 0
+	for i < len(s) && isUpper(s[i]) {
+		i++
+	}
+	switch s[:i] {
+	case "DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL":
+	default:
+		return false
+	}
+	if i == len(s) {
+		return true
+	}
+	if s[i] != ' ' || len(s)-i > maxCutClock {
+		return false
+	}
+	if i+1 == len(s) {
+		return true // the level and its space
+	}
+	if !isDigit(s[i+1]) {
+		return false
+	}
+	for j := i + 1; j < len(s); j++ {
+		if c := s[j]; !isDigit(c) && c != '-' && c != ':' && c != '.' && c != ' ' && c != '/' {
+			return false
+		}
+	}
+	return true
 }
 
 // maxFoldIndent bounds the indentation foldIndent keeps: a caret line's

@@ -102,6 +102,12 @@ func FuzzCutRests(f *testing.F) {
 		if isCaretRest(prev, next) && (!IsCaretLine(prev) || !IsCaretLine(next) || isIndented(next) || !isIndented(prev)) {
 			t.Fatalf("isCaretRest(%q, %q): no caret line's pieces", prev, next)
 		}
+		if isCutLevelHead(next) {
+			w, rest, _ := strings.Cut(next, " ")
+			if !isLevelWord(w) || len(rest) > maxCutClock || strings.ContainsAny(rest, "[]()abcdefghijklmnopqrstuvwxyz") {
+				t.Fatalf("isCutLevelHead(%q): no level and cut clock", next)
+			}
+		}
 		if lineNumberRest(next) {
 			i := strings.IndexByte(next, ':')
 			if i <= 0 || strings.Trim(next[:i], "0123456789") != "" || !strings.HasPrefix(next[i:], ": ") || len(next) <= i+2 {
@@ -109,4 +115,34 @@ func FuzzCutRests(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCutLevelHeadOpensRecord: a record's header a terminal cut right
+// after its level or inside its time, behind a Ray actor's prefix, is
+// the next record's first line, not a line of the record before it
+// (vllm-ascend's Ray worker: an INFO record, then the ERROR record that
+// fails); the same record's header repeated and cut so (verl's vLLM
+// worker) stays a line of its record.
+func TestCutLevelHeadOpensRecord(t *testing.T) {
+	const next = "(EngineCore_DP0 pid=35189) (RayWorkerWrapper pid=6592, ip=100.119.13.45) INFO 12-12 05:11:33 [torchair_model_runner.py:283] Capturing torchair graph, this usually takes 1.0~3.0 mins.\n" +
+		"(EngineCore_DP0 pid=35189) (RayWorkerWrapper pid=6592, ip=100.119.13.45) ERROR 12-12 05:11:33 [worker_base.py:275] Error executing method 'compile_or_warm_up_model'. This might cause deadlock in distributed execution."
+	for _, width := range []int{79, 80, 84} {
+		es := assemble(t, Options{}, termCut(next, width))
+		if len(es) != 2 || es[1].Level != LevelError || !strings.HasPrefix(es[1].Message, "Error executing method") {
+			t.Errorf("cut at %d: %d entries, want the INFO record and the ERROR one: %+v", width, len(es), es)
+		}
+	}
+	const same = "(vLLMHttpServerForPartial pid=1007413) (Worker_TP3 pid=1024473) ERROR 03-04 05:42:52 [multiproc_executor.py:824]     self._load_w13(\n" +
+		"(vLLMHttpServerForPartial pid=1007413) (Worker_TP3 pid=1024473) ERROR 03-04 05:42:52 [multiproc_executor.py:824]     loaded_weight = loaded_weight.narrow("
+	if es := assemble(t, Options{}, termCut(same, 80)); len(es) != 1 {
+		t.Errorf("one record's lines cut at 80: %d entries, want 1: %+v", len(es), es)
+	}
+	for s, want := range map[string]bool{
+		"ERROR": true, "ERROR 1": true, "INFO 12-12 05:1": true, "WARNING 2025-11-19 12:16": true,
+		"ERROR in app": false, "INFO:": false, "ERRORS 1": false, "ERROR 1 of 3 ranks failed": false, "": false,
+	} {
+		if got := isCutLevelHead(s); got != want {
+			t.Errorf("isCutLevelHead(%q) = %v, want %v", s, got, want)
+		}
+	}
 }

@@ -796,6 +796,14 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// ..."): one line when the two read as a record's header whole.
 		return a.join(l, c)
 	}
+	if last := a.kept.last(); p.kind == kindRaw && a.kept.count() == 1 && a.spacing.real(p.blanks) == 0 && isCutLevelHead(last) &&
+		a.headerWhole(last+c.s, c.prefix) {
+		// A record's header a terminal cut inside its time ("...
+		// INFO 12" and "-12 05:11:33 [torchair_model_runner.py:283]
+		// ..."): one line when the two read as a record's header
+		// whole (rereadHeader reads it so).
+		return a.join(l, c)
+	}
 	if a.kept.count() == 1 && a.locationCut() && lineNumberRest(c.s) && a.headerWhole(a.kept.last()+c.s, c.prefix) {
 		// A header a terminal cut inside its logger's line number
 		// ("...377651] logging.cc:4" and "84: *** SIGSEGV received

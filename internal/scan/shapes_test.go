@@ -453,9 +453,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"1625-sglang-pp-scheduler-exception-after-sigquit-backtick.log": {
 		"srun-label-padded": "held out: behind srun's padded task label, the backtick-opened 'Received sigquit from a child process' line leads under received-sigquit-from-child rather than the scheduler's exception traceback after it",
 	},
-	"1645-vllm-ascend-ray-worker-compile-or-warm-up-error-repeated-across-cluster.log": {
-		"hard-wrap-80": "held out: cut at 80 columns, the EngineCore- and Ray-prefixed 'Error executing method 'compile_or_warm_up_model'' line and its traceback raise no alert",
-	},
 	// heldout-24 (development since heldout-25): measured blind, not tuned to.
 	"1731-vllm-v1-workerproc-initialization-failed-aarch64-uv-python-traceback.log": under("held out: cut at a terminal's width, the traceback leads unclassified at a frame's 'File \"...\"' line and not at 'Exception: WorkerProc initialization failed ...'", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
 	// Held out (heldout-25): measured, not tuned to.
