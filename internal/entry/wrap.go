@@ -1781,11 +1781,24 @@ func isConstantName(s string) bool {
 // own by shape.
 func isParenRest(prev, next string) bool {
 	i := strings.LastIndexByte(prev, '(')
-	if i < 0 || strings.IndexByte(prev[i:], ')') >= 0 || strings.IndexByte(prev[i:], ' ') >= 0 || next == "" || next[0] == ' ' {
+	if i < 0 || strings.IndexByte(prev[i:], ')') >= 0 || !argsSpaced(prev[i:]) || next == "" || next[0] == ' ' {
 		return false
 	}
 	c := strings.IndexByte(next, ')')
 	return c > 0 && strings.IndexByte(next[:c], '(') < 0 && isColumnBreak(prev, next)
+}
+
+// argsSpaced reports whether s, a parenthesis opened and not closed, holds
+// a space only after a comma: its first token, or a C++ signature's
+// argument types ("(ibv_context*, ibv_async_e", gdb's frame of a native
+// function cut inside its signature).
+func argsSpaced(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] == ' ' && s[i-1] != ',' {
+			return false
+		}
+	}
+	return true
 }
 
 // isParenSpaceRest reports whether next is the rest of prev that a cut

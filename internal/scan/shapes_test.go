@@ -469,7 +469,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"1732-tgi-hf-endpoint-failed-to-start-exit-code-json-fragment.log": {
 		"ts": "behind ts's time, 'Exit code:' reads as a syslog program's name and the message left ('1. Reason: ...') is not the platform's exit status",
 	},
-	"1753-trtllm-executor-server-nccl-hang-gdb-thread-backtraces.log": under("cut at 80 columns, the first thread's C++ frame 'wrap_ibv_get_async_event(ibv_context*, ibv_async_e' splits from its rest, which ends that thread before its headline frames, so a later thread without the first one's header heads the hang", "hard-wrap-80"),
 }
 
 // underEveryWrapper is a known-miss entry for an excerpt read wrong as
