@@ -146,3 +146,30 @@ func TestCutLevelHeadOpensRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelledRecordNoRest: sglang's record behind a launcher's task label
+// the stream has not taught yet is a record of its own, never the rest of
+// the line before it (srun's padded label before a paste's backtick-opened
+// sigquit line, sglang#10272; srun's label after c10d's socket warning,
+// sglang#4096).
+func TestLabelledRecordNoRest(t *testing.T) {
+	for name, in := range map[string]string{
+		"padded label after a backtick": " 3: `[2025-09-10 12:15:24] Received sigquit from a child process. It usually means the child failed.\n" +
+			" 3: [2025-09-10 12:15:24 TP4 PP1] Scheduler hit an exception: Traceback (most recent call last):\n" +
+			" 3:   File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 2582, in run_scheduler_process",
+		"label after a c10d warning": "0: [rank2]:[W305 03:55:35.259029653 socket.cpp:462] [c10d]\n" +
+			"0: [2025-03-05 03:55:55 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+			"0:   File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 1787, in run_scheduler_process",
+	} {
+		es := assemble(t, Options{}, in)
+		var rec *Entry
+		for i := range es {
+			if strings.HasPrefix(es[i].Message, "Scheduler hit an exception") {
+				rec = &es[i]
+			}
+		}
+		if rec == nil || rec.Format != FormatSRT || rec.Traceback == nil {
+			t.Errorf("%s: no sglang record of its own with its traceback: %+v", name, es)
+		}
+	}
+}

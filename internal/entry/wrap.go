@@ -721,6 +721,15 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg || isC10Line(c.s) {
 		return false
 	}
+	if (c.s[0] == ' ' || isDigit(c.s[0])) && strings.IndexByte(c.s[:min(len(c.s), maxFamilyPrefix)], '[') > 0 {
+		if n := familyPrefixLen(c.s); n > 0 && isSGLangRecord(c.s[n:]) {
+			// sglang's record behind a launcher's task label not
+			// learned yet (" 3: [2025-09-10 12:15:24 TP4 PP1]
+			// Scheduler hit an exception: ..."): a record of its
+			// own, never a rest.
+			return false
+		}
+	}
 	if otherWriter(p.prefix, c.prefix) {
 		// A line behind another rank's or actor's prefix is that
 		// process's own line: a terminal's cut leaves its rest behind

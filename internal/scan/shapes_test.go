@@ -449,10 +449,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"double-spaced": "held out: with a blank line after every line, Rust's 'thread ... panicked at ...' header no longer takes the panic message on its next line, so the unclassified lead holds the header and not 'Failed to import python 'vllm' module'",
 		"hard-wrap-80":  "held out: cut at 80 columns, the 126-column panic message is split into continuations that are not rejoined, so the unclassified lead under the panic header no longer holds the whole 'Failed to import python 'vllm' module. ...' line",
 	},
-	// heldout-23 (development since heldout-24): measured blind, not tuned to.
-	"1625-sglang-pp-scheduler-exception-after-sigquit-backtick.log": {
-		"srun-label-padded": "held out: behind srun's padded task label, the backtick-opened 'Received sigquit from a child process' line leads under received-sigquit-from-child rather than the scheduler's exception traceback after it",
-	},
 	// heldout-24 (development since heldout-25): measured blind, not tuned to.
 	"1731-vllm-v1-workerproc-initialization-failed-aarch64-uv-python-traceback.log": under("held out: cut at a terminal's width, the traceback leads unclassified at a frame's 'File \"...\"' line and not at 'Exception: WorkerProc initialization failed ...'", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
 	// Held out (heldout-25): measured, not tuned to.
