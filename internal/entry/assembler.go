@@ -477,6 +477,10 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		start, end = a.pane.strip(base, start, end)
 	} else {
 		a.pane.width = 0
+		if end-start > len(paneBar) && base[start] == paneBar[0] {
+			// (Most lines open with another byte.)
+			start += paneLeadLen(base[start:end])
+		}
 	}
 	if n := a.lead.strip(base[start:end]); n > 0 {
 		start += n

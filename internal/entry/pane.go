@@ -66,3 +66,19 @@ func (p *paneBorder) strip(s string, start, end int) (int, int) {
 	}
 	return start + open, start + open + len(text)
 }
+
+// paneLeadLen returns the length of the left borders of nested panes that
+// open s, each a bar and its space ("│ │   File \"x.py\", line 1, in
+// f"), when no bar closes the line: a copy of a viewer's panes that kept
+// their left edge and not their right one (the selection ended with the
+// text). 0 when s opens otherwise or holds nothing after them.
+func paneLeadLen(s string) int {
+	n := 0
+	for strings.HasPrefix(s[n:], paneBar+" ") {
+		n += len(paneBar + " ")
+	}
+	if n == 0 || isBlank(s[n:]) || strings.Contains(s[n:], paneBar) {
+		return 0
+	}
+	return n
+}

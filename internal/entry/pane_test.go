@@ -76,3 +76,54 @@ func FuzzPaneBorder(f *testing.F) {
 		}
 	})
 }
+
+// TestPaneLeftBorders: a copy of a viewer's panes that kept their left
+// borders and not their right ones, the selection ending with the text
+// (k9s's nested panes around sglang's tokenizer traceback, sglang#6523;
+// k9s's pane around a scheduler's traceback, sglang#4017, copied so), has
+// them taken off, so the traceback's frames are read; a line closed by a
+// bar (a panel's row, a table's) and a line of bars alone keep theirs.
+func TestPaneLeftBorders(t *testing.T) {
+	for name, in := range map[string]string{
+		"nested": "Traceback (most recent call last):\n" +
+			"│ │   File \"/sgl-workspace/sglang/python/sglang/srt/hf_transformers_utils.py\", line 270, in get_tokenizer\n" +
+			"│ │     tokenizer = AutoTokenizer.from_pretrained(\n" +
+			"│ │                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" +
+			"│ │   File \"/usr/local/lib/python3.12/dist-packages/transformers/models/auto/tokenization_auto.py\", line 1135, in from_pretrained",
+		"one pane": "[2025-02-28 09:28:25 TP7] Scheduler hit an exception: Traceback (most recent call last):\n" +
+			"│   File \"/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py\", line 1825, in run_scheduler_process\n" +
+			"│     scheduler.event_loop_overlap()\n" +
+			"│   File \"/usr/local/lib/python3.10/dist-packages/torch/utils/_contextlib.py\", line 116, in decorate_context",
+	} {
+		es := assemble(t, Options{}, in)
+		if len(es) != 1 || es[0].Traceback == nil || len(es[0].Traceback.Links[0].Frames) != 2 || strings.Contains(es[0].Text, "│") {
+			t.Errorf("%s: %d entries, want one traceback of two frames without bars: %+v", name, len(es), es)
+		}
+	}
+	for s, want := range map[string]int{
+		"│ │   File \"x.py\", line 1, in f": len("│ │ "),
+		"│ a row │ of a table":              0,
+		"│ │ ":                              0,
+		"│":                                 0,
+		"plain":                             0,
+	} {
+		if got := paneLeadLen(s); got != want {
+			t.Errorf("paneLeadLen(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// FuzzPaneLeadLen checks the rule's promise: what it takes off is bars
+// and their spaces, and text with no bar is left after it.
+func FuzzPaneLeadLen(f *testing.F) {
+	f.Add("│ │   File \"x.py\", line 1, in f")
+	f.Fuzz(func(t *testing.T, s string) {
+		n := paneLeadLen(s)
+		if n == 0 {
+			return
+		}
+		if strings.Trim(s[:n], "│ ") != "" || strings.Contains(s[n:], "│") || isBlank(s[n:]) {
+			t.Fatalf("paneLeadLen(%q) = %d", s, n)
+		}
+	})
+}
