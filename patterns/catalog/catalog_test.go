@@ -786,8 +786,15 @@ var examples = map[string]example{
 		match: []string{
 			"[12-16 14:27:08] Rank 0 scheduler is dead. Please check if there are relevant logs.",
 			mainLog("Rank 3 scheduler is dead. Please check if there are relevant logs."),
+			// The exit code on the same line: an orchestrator's relay
+			// (ai-dynamo/dynamo#5048) and sglang 0.5.9's launcher.
+			"Error: Rank 0 scheduler is dead. Exit code: -6 (SIGABRT)",
+			"[2026-02-27 22:52:09] Rank 0 scheduler is dead. Exit code: -9",
 		},
-		miss: []string{rawTB("RuntimeError: Rank 0 scheduler died during initialization (exit code: -9).")},
+		miss: []string{
+			rawTB("RuntimeError: Rank 0 scheduler died during initialization (exit code: -9)."),
+			"Rank 0 scheduler is dead. Exit code: unknown",
+		},
 	},
 	"exception-in-asgi-application": {
 		match: []string{
