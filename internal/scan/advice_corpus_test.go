@@ -82,8 +82,7 @@ var knownGenericAdvice = map[string]string{
 	// heldout-20 (development since heldout-21): measured blind, not tuned to.
 	"1445-dynamo-served-model-name-cannot-start-with-slash.log": "held out: Dynamo's 'Application shutdown with error: Model name '...' cannot start with a slash' leads unclassified with no phase or component to advise from",
 	// heldout-21 (development since heldout-22): measured blind, not tuned to.
-	"1462-transformerlab-llamacpp-failed-to-load-model-from-file-prose.log": "held out: the plugin's one-line 'Error: Failed to load model from file: ...' leads unclassified with no phase or component to advise from",
-	"1485-trtllm-run-py-input-batch-size-exceeds-engine-limit.log":          "held out: TensorRT-LLM's runner 'RuntimeError: Input batch size (2) exceeds the engine limit (1)' leads unclassified with no phase or component to advise from",
+	"1485-trtllm-run-py-input-batch-size-exceeds-engine-limit.log": "held out: TensorRT-LLM's runner 'RuntimeError: Input batch size (2) exceeds the engine limit (1)' leads unclassified with no phase or component to advise from",
 	// heldout-22 (development since heldout-23): measured blind, not tuned to.
 	"1536-optimum-nvidia-trt-engine-build-failed-indented-traceback.log": "held out: optimum-nvidia's 'RuntimeError: TRT Engine build failed... Please check the logs and open up an issue.' leads unclassified with no phase or component to advise from",
 	// heldout-23 (development since heldout-24): measured blind, not tuned to.

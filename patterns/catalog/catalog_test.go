@@ -782,6 +782,21 @@ var examples = map[string]example{
 		},
 		miss: []string{mainLog("Initialization failed. warmup error: timeout")},
 	},
+	"python-unexpected-keyword-argument": {
+		// A framework and the engine it calls at versions that do not go
+		// together (hiyouga/LlamaFactory#6654, vllm-project/vllm#3249,
+		// xorbitsai/inference#2420, modelscope/ms-swift#5923).
+		match: []string{
+			"TypeError: __init__() got an unexpected keyword argument 'limit_mm_per_prompt'",
+			"TypeError: EngineArgs.__init__() got an unexpected keyword argument 'ray_workers_use_nsight'",
+			"TypeError: [address=0.0.0.0:37737, pid=1025864] AsyncEngineArgs.__init__() got an unexpected keyword argument 'limit_mm_per_prompt'",
+			rawTB("TypeError: LmdeployEngine.__init__() got an unexpected keyword argument 'reranker_use_activation'"),
+		},
+		miss: []string{
+			"TypeError: Scheduler.flush_cache() missing 1 required positional argument: 'empty_cache'",
+			"TypeError: f() got an unexpected keyword",
+		},
+	},
 	"rank-scheduler-is-dead": {
 		match: []string{
 			"[12-16 14:27:08] Rank 0 scheduler is dead. Please check if there are relevant logs.",
