@@ -797,6 +797,17 @@ var examples = map[string]example{
 			"TypeError: f() got an unexpected keyword",
 		},
 	},
+	"kserve-model-server-start-failed": {
+		// KServe's Hugging Face runtime (kserve/kserve#3769, #5056).
+		match: []string{
+			"2024-07-01 07:28:04.488 1 kserve ERROR [__main__.py:<module>():254] Failed to start model server: integer division or modulo by zero",
+			"2026-02-11 02:15:04.629 1 kserve ERROR [__main__.py:<module>():337] Failed to start model server: Engine core initialization failed. See root cause above. Failed core proc(s): {}",
+		},
+		miss: []string{
+			"2024-07-01 07:27:40.112 1 kserve INFO [model_server.py:start():310] Starting model server",
+			"Failed to start model server: connection refused",
+		},
+	},
 	"rank-scheduler-is-dead": {
 		match: []string{
 			"[12-16 14:27:08] Rank 0 scheduler is dead. Please check if there are relevant logs.",
