@@ -82,8 +82,7 @@ var knownGenericAdvice = map[string]string{
 	// heldout-20 (development since heldout-21): measured blind, not tuned to.
 	"1445-dynamo-served-model-name-cannot-start-with-slash.log": "held out: Dynamo's 'Application shutdown with error: Model name '...' cannot start with a slash' leads unclassified with no phase or component to advise from",
 	// heldout-21 (development since heldout-22): measured blind, not tuned to.
-	"1462-transformerlab-llamacpp-failed-to-load-model-from-file-prose.log": "held out: the plugin's one-line 'Error: Failed to load model from file: ...' leads unclassified with no phase or component to advise from",
-	"1485-trtllm-run-py-input-batch-size-exceeds-engine-limit.log":          "held out: TensorRT-LLM's runner 'RuntimeError: Input batch size (2) exceeds the engine limit (1)' leads unclassified with no phase or component to advise from",
+	"1485-trtllm-run-py-input-batch-size-exceeds-engine-limit.log": "held out: TensorRT-LLM's runner 'RuntimeError: Input batch size (2) exceeds the engine limit (1)' leads unclassified with no phase or component to advise from",
 	// heldout-22 (development since heldout-23): measured blind, not tuned to.
 	"1536-optimum-nvidia-trt-engine-build-failed-indented-traceback.log": "held out: optimum-nvidia's 'RuntimeError: TRT Engine build failed... Please check the logs and open up an issue.' leads unclassified with no phase or component to advise from",
 	// heldout-23 (development since heldout-24): measured blind, not tuned to.
@@ -101,7 +100,6 @@ var knownGenericAdvice = map[string]string{
 	"1738-gpustack-ascend-vllm-backend-image-provisioning-error-traceback.log":       "held out: GPUStack's 'Error provisioning model instance ...: Failed to get vLLM backend image' leads unclassified with no phase or component to advise from",
 	// heldout-25 (development since heldout-26): measured blind, not tuned to.
 	"1842-vllm-kthena-decode-pod-nixl-handshake-failed-traceback-cut.log":                    "held out: vLLM's 'Handshake with <engine id> failed' from nixl_connector.py, cut at its Traceback header, leads unclassified with no phase or component to advise from",
-	"1852-sglang-dynamo-multinode-rank-0-scheduler-is-dead-sigabrt-line.log":                 "held out: Dynamo's lone 'Error: Rank 0 scheduler is dead. Exit code: -6 (SIGABRT)' line leads unclassified with no phase or component to advise from",
 	"1853-vllm-dynamo-worker-exception-determine-num-available-blocks-profile-run-cut.log":   "held out: the worker's traceback is cut in profile_run before its exception, so vllm-worker-exception's own steps (read the exception the traceback ends in) are all its incident carries",
 	"1871-vllm-production-stack-lmcache-enginecore-hit-an-exception-traceback-cut.log":       "held out: the engine core's traceback is cut in EngineCoreProc's constructor before its exception, so vllm-enginecore-hit-exception's own steps (read the exception the traceback ends in) are all its incident carries",
 	"1876-lmdeploy-internvl2-8b-four-3090-rank0-prefixed-turbomind-weight-traceback-cut.log": "held out: LMDeploy's rank0-prefixed traceback cut in TurboMind's weight processing leads unclassified with no phase or component to advise from",
