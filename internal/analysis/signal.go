@@ -104,6 +104,13 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 	// The first line of the message, which most readers below read: cut
 	// once here.
 	l := FirstLine(e.Message)
+	if e.Level == "" && !loggerHeader(e.Format) && l != "" && isDigitByte(l[0]) {
+		if sev := timedLevelSeverity(l); sev != "" {
+			// A header the entry package does not read, its level
+			// among the fields after the time (timedlevel.go).
+			return SignalLevel, sev, false
+		}
+	}
 	if e.Level == "" && !loggerHeader(e.Format) && (crashBanner(l) || e.Lines > 1 && crashBanner(lastLine(e.Text))) {
 		// A crash handler's announcement of the fatal signal it
 		// caught (crashbanner.go).
@@ -408,7 +415,7 @@ func levelLessFailure(e *entry.Entry, m string) bool {
 	case header:
 		return false
 	}
-	return rayRelayedCoreSeverity(l) != "" || l[0] == '(' && cannCodedError(l) || networkOrJobFailure(l) || quotedFailureCandidate(l) || nativeReport(e, l, m) ||
+	return rayRelayedCoreSeverity(l) != "" || l[0] == '(' && cannCodedError(l) || isDigitByte(l[0]) && timedLevelSeverity(l) != "" || networkOrJobFailure(l) || quotedFailureCandidate(l) || nativeReport(e, l, m) ||
 		callFailure(l, e.Text) || libraryError(l) || kubeFailureIn(e) != "" || l[0] == 'E' && platformExitCode(l) != ""
 }
 
