@@ -70,6 +70,11 @@ type Stream struct {
 	// fault is the run of faulthandler's frame lines printed without
 	// their header the stream is in (faultframes.go).
 	fault faultRun
+	// goRegs is the Go runtime's register dump the stream is in
+	// (goregs.go), mix the run of interleaved faulthandler frames
+	// (faultmix.go).
+	goRegs goRegRun
+	mix    faultMix
 }
 
 // quietShape reads e, an entry decide found no failure in, as a line of a
@@ -91,6 +96,13 @@ func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 			return true
 		}
 	}
+	if c := m[0]; c == '/' || c == ',' || c == '"' || c == 'F' || st.mix.lines > 0 {
+		// Several processes' faulthandler frames interleaved
+		// (faultmix.go).
+		if a.faultMixAt(d, st, e) {
+			return true
+		}
+	}
 	if m[0] == 'F' && strings.HasPrefix(m, `File "`) {
 		// A frame line of faulthandler's without its header
 		// (faultframes.go); a traceback's frame is no quiet entry.
@@ -99,6 +111,11 @@ func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 	}
 	if len(st.fault.frames) > 0 || st.fault.done {
 		st.fault.reset()
+	}
+	if c := m[0]; c == 'r' || c == 'c' || c == 'p' || c == 'f' || st.goRegs.prev != "" {
+		if a.goDumpAt(d, st, e, m) {
+			return true
+		}
 	}
 	switch c := m[0]; {
 	case c == '#' || c == 'T' || len(st.gdb.frames) > 0 || st.gdb.done:
