@@ -104,6 +104,11 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 	// The first line of the message, which most readers below read: cut
 	// once here.
 	l := FirstLine(e.Message)
+	if e.Level == "" && !loggerHeader(e.Format) && l != "" && l[0] == 'd' && sseError(l) {
+		// A streamed answer's event that carries the server's error
+		// (sseerror.go).
+		return SignalLevel, patterns.SeverityError, false
+	}
 	if e.Level == "" && !loggerHeader(e.Format) && l != "" && isDigitByte(l[0]) {
 		if sev := timedLevelSeverity(l); sev != "" {
 			// A header the entry package does not read, its level
@@ -415,7 +420,7 @@ func levelLessFailure(e *entry.Entry, m string) bool {
 	case header:
 		return false
 	}
-	return rayRelayedCoreSeverity(l) != "" || l[0] == '(' && cannCodedError(l) || isDigitByte(l[0]) && timedLevelSeverity(l) != "" || networkOrJobFailure(l) || quotedFailureCandidate(l) || nativeReport(e, l, m) ||
+	return rayRelayedCoreSeverity(l) != "" || l[0] == '(' && cannCodedError(l) || isDigitByte(l[0]) && timedLevelSeverity(l) != "" || l[0] == 'd' && sseError(l) || networkOrJobFailure(l) || quotedFailureCandidate(l) || nativeReport(e, l, m) ||
 		callFailure(l, e.Text) || libraryError(l) || kubeFailureIn(e) != "" || l[0] == 'E' && platformExitCode(l) != ""
 }
 
