@@ -75,6 +75,9 @@ type Stream struct {
 	// (faultmix.go).
 	goRegs goRegRun
 	mix    faultMix
+	// wait is the run of a launcher's waiting lines the stream is in
+	// (waitready.go).
+	wait waitRun
 }
 
 // quietShape reads e, an entry decide found no failure in, as a line of a
@@ -90,6 +93,12 @@ func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 	}
 	if m == "" {
 		return false
+	}
+	if c := m[0]; c == 'W' || c == 'w' || st.wait.n > 0 {
+		// A launcher's waiting line (waitready.go).
+		if a.waitAt(d, st, e, m) {
+			return true
+		}
 	}
 	if c := m[0]; c == '-' || c == 'I' || st.box.open || e.Lines > 1 && strings.Contains(e.Raw, boxRule) {
 		if st.helpBoxAt(d, e) {
