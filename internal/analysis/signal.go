@@ -193,6 +193,15 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 		// (slurmbanner.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
+	if e.Level == "" && l != "" && (l[0] == '\'' || l[0] == 'n' || l[0] == 'N') && bareExceptionMessage(l) {
+		// A NameError's or a ModuleNotFoundError's message alone
+		// (bareexception.go).
+		return SignalLevel, patterns.SeverityError, false
+	}
+	if e.Level == "" && l != "" && (l[0] == '4' || l[0] == '5') && requestsErrorLine(l) {
+		// requests' HTTPError message alone (httpclient.go).
+		return SignalLevel, patterns.SeverityError, false
+	}
 	if e.Level == "" && httpStatusFailure(l) {
 		// A request's failure with the HTTP error status it got
 		// (httpclient.go).
@@ -415,7 +424,9 @@ func levelLessFailure(e *entry.Entry, m string) bool {
 	header := loggerHeader(e.Format)
 	switch {
 	case entry.StatusEnd(l), ncclWarnCandidate(l, header), llamaLogStart(l) && llamaLogError(l),
-		exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l)), killReportOrExit(l), httpStatusFailure(l):
+		exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l)), killReportOrExit(l), httpStatusFailure(l),
+		l != "" && (l[0] == '4' || l[0] == '5') && requestsErrorLine(l),
+		l != "" && (l[0] == '\'' || l[0] == 'n' || l[0] == 'N') && bareExceptionMessage(l):
 		return true
 	case header:
 		return false

@@ -20,8 +20,8 @@ import (
 // has yet.
 var leaveOutFloors = leaveOutTally{
 	excerpts: 980,
-	detected: 940,
-	cause:    859,
+	detected: 943,
+	cause:    861,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
