@@ -95,7 +95,7 @@ func (a *Analyzer) faultMixAt(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 	r := &st.mix
 	l := FirstLine(e.Message)
 	if !garbledFrames(l) {
-		if faultPieces(l) == 0 && !strings.Contains(l, ".py") {
+		if r.lines > 0 && faultPieces(l) == 0 && !strings.Contains(l, ".py") {
 			r.lines, r.done, r.prev = 0, false, r.prev[:0]
 		}
 		return false

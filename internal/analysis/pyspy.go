@@ -105,7 +105,7 @@ func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 			return true
 		}
 	}
-	if c := m[0]; c == '/' || c == ',' || c == '"' || c == 'F' || st.mix.lines > 0 {
+	if c := m[0]; c == '/' || c == ',' || c == '"' || c == 'F' && strings.HasPrefix(m, "File ") || st.mix.lines > 0 {
 		// Several processes' faulthandler frames interleaved
 		// (faultmix.go).
 		if a.faultMixAt(d, st, e) {
