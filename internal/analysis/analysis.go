@@ -595,7 +595,8 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// named by its frames.
 			d.Role = patterns.RoleConsequence
 		}
-		if pointsToRootCause(exc.Message) || remoteWrapper(exc.Type) || onlyWhere(exc.Message) || workerKilled(exc.Message) {
+		if pointsToRootCause(exc.Message) || remoteWrapper(exc.Type) || onlyWhere(exc.Message) || workerKilled(exc.Message) ||
+			stopException(exc.Type) && !interrupted {
 			// "EngineCore encountered an issue. See stack trace
 			// (above) for the root cause.": the exception says it is
 			// another failure's consequence. So does the exception a
@@ -604,7 +605,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// one that says only where a native library reported its
 			// error, which the library's own lines beside it explain,
 			// and one that reports a worker killed by a signal, whose
-			// own lines before it say what it met (workerKilled).
+			// own lines before it say what it met (workerKilled),
+			// and the cancellation or interrupt by which a process
+			// stops its tasks while it shuts down (stopException;
+			// a stop by hand at the end of frames says where the work
+			// stood, and leads: interrupted.go).
 			// Around that failure it folds into it; alone it is still
 			// alerted.
 			d.Role = patterns.RoleConsequence
