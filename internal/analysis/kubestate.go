@@ -185,6 +185,15 @@ func kubeStateCause(line string) bool {
 	return false
 }
 
+// KubeView reports whether line is a row of kubectl's output that reports
+// a failed workload from outside (kubeFailureRow) without saying why: a
+// pod's CrashLoopBackOff, a container state's "Reason: Error", a back-off
+// event. The container's own lines beside it say what failed. A state's
+// reason that says why itself (kubeStateCause: OOMKilled) is no such view.
+func KubeView(line string) bool {
+	return kubeFailureRow(line) && !kubeStateCause(line)
+}
+
 // stateHeading reports whether t, a trimmed line, opens a container's
 // state in describe ("State:  Waiting", "Last State:  Terminated").
 func stateHeading(t string) bool {
