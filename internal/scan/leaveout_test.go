@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 980,
-	detected: 940,
-	cause:    859,
+	excerpts: 981,
+	detected: 941,
+	cause:    860,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
