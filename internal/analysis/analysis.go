@@ -381,6 +381,19 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 				d.Headline = l
 				return true
 			}
+			if l := kubeWarningFor(e, matchedHeadline(e, cause)); l != "" {
+				// The record read an event table's Normal row, what
+				// the kubelet did about a failure ("Killing ...
+				// failed liveness probe, will be restarted"); the
+				// Warning row no record reads says what failed
+				// (kubestate.go): it leads at the record's severity,
+				// the record its context.
+				d.Context = s.framing()
+				d.Alternatives, d.Others = nil, s.unframed()
+				a.unclassified(d, e, SignalLevel, cause.Record.Severity, false, nil)
+				d.Headline = l
+				return true
+			}
 		}
 	}
 	// A record's hit asks for the entry's own signal only here and for

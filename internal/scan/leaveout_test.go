@@ -21,7 +21,7 @@ import (
 var leaveOutFloors = leaveOutTally{
 	excerpts: 981,
 	detected: 941,
-	cause:    860,
+	cause:    862,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.
