@@ -493,6 +493,12 @@ func fragmentLine(e *entry.Entry, d *analysis.Diagnosis) string {
 		// nothing the call it was cut in does not.
 		line = call
 	}
+	if after == "" && strings.Contains(line, `File "`+f.File+`", line `+strconv.Itoa(f.Line)+",") {
+		// Frames without a header are headed by the call they made
+		// and their deepest File line already (cutHeadline): that
+		// frame again says nothing more.
+		return line
+	}
 	return line + " (last frame: " + where + after + ")"
 }
 

@@ -461,7 +461,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"hard-wrap-80": "held out: cut at 80 columns, the EngineCore- and Ray-prefixed 'Error executing method 'compile_or_warm_up_model'' line and its traceback raise no alert",
 	},
 	// heldout-24 (development since heldout-25): measured blind, not tuned to.
-	"1731-vllm-v1-workerproc-initialization-failed-aarch64-uv-python-traceback.log": under("held out: cut at a terminal's width, the traceback leads unclassified at a frame's 'File \"...\"' line and not at 'Exception: WorkerProc initialization failed ...'", "hard-wrap-80", "hard-wrap-100", "hard-wrap-120", "hard-wrap-120-padded"),
 	"1750-sglang-deepseek-v32-mtp-traceback-without-indentation-cut.log": {
 		"hard-wrap-80": "cut at 80 columns, the flush-left frames' File lines break inside their paths, so the cut traceback's deepest File line is not named whole by the unclassified lead",
 	},
