@@ -518,7 +518,7 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 	}
 	at, untimed := g.correlationTime(o, now)
 	guessed := o.Guessed && at.Equal(o.Time)
-	consequence := isConsequence(*o)
+	consequence := o.consequence()
 	if consequence && g.opts.Correlation > 0 {
 		// A consequence waits out its settle time in an incident of its
 		// own, so that a root cause read just after it (another stream, an

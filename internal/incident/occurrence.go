@@ -141,6 +141,13 @@ type Occurrence struct {
 	fp   [16]byte
 }
 
+// consequence is isConsequence(*o), read through the pointer: a call by
+// value copies the whole occurrence (nearly 900 bytes) for every one
+// observed.
+func (o *Occurrence) consequence() bool {
+	return o.Alert.Record.Role == string(patterns.RoleConsequence)
+}
+
 // Source describes where an entry was read, for the alert's source block.
 type Source struct {
 	Key       string // grouping identity; Path when empty
