@@ -439,8 +439,22 @@ func (g *Grouper) add(id string, gr *group) {
 	gr.owner = g
 	gr.busy, gr.seen = gr.pending(), gr.LastSeen
 	g.groups[id] = gr
-	heap.Push(&g.lru, gr)
+	g.lru.push(gr)
 	g.markDirty(id)
+}
+
+// push is heap.Push(h, gr) without the interface: the same sift up, by
+// Less and Swap called directly (a new incident's, most of a scan's).
+func (h *lruHeap) push(gr *group) {
+	h.Push(gr)
+	for j := len(*h) - 1; ; {
+		i := (j - 1) / 2 // parent
+		if i == j || !h.Less(j, i) {
+			break
+		}
+		h.Swap(i, j)
+		j = i
+	}
 }
 
 // touch restores the eviction order after gr's LastSeen changed or it
@@ -1147,7 +1161,10 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	for _, id := range ids {
 		gr := g.groups[id]
 		if g.opts.Window < 0 || gr.pending() {
-			out = append(out, g.emitLast(gr, KindSummary, now))
+			// emitLast, its alert copied once, into its place.
+			kind := g.announce(gr, KindSummary, now)
+			out = append(out, gr.Alert)
+			out[len(out)-1].Kind = kind
 		}
 		gr.owner = nil
 		gr.slot = -1
