@@ -339,6 +339,13 @@ type pending struct {
 	// the row width was known (padrows.go); a rest joined to it goes on
 	// after a space, as the padding did.
 	lastPadded bool
+	// lastTrimmed: the last kept line ended in a padded row's padding,
+	// taken off whenever (a.padded): a space of its own went with it.
+	lastTrimmed bool
+	// foldIndent: the one blank line held is a record's repeated header
+	// with only this many spaces after it, a line's indentation a word
+	// wrap broke after; 0 for none.
+	foldIndent int
 	// whole: the last kept line was rejoined from a terminal's pieces,
 	// the last of them shorter than the one before: the writer's line is
 	// whole there, and a rest after it was cut by an earlier wrap of the
@@ -535,7 +542,10 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		}
 		// An sglang record carries no prefix, so only other lines can
 		// be evidence of one.
-		if !c.sglang {
+		if !c.sglang && !(isDigit(full[0]) && a.locationCut() && lineNumberRest(full)) {
+			// (The rest of a logger's location a terminal cut inside
+			// its line number, "84: *** SIGSEGV ...", is no task's
+			// label.)
 			record := c.header && c.h.format == FormatUvicorn && a.seconds.startsRecord(full)
 			if ok, firstN, firstLen := a.learner.observe(full, a.lines, record); ok {
 				a.reopen(firstN, firstLen, false)
@@ -647,7 +657,27 @@ func (a *Assembler) PushLine(l *Line) []Entry {
 		a.lines--
 		return a.out
 	}
+	if p.active && !c.header && len(l.Text)+l.Framing >= minWrapWidth && isCutLevelHead(c.s) && !a.isCutHeader(c.s) {
+		// A record's header a terminal cut right after its level or
+		// inside its time ("...(RayWorkerWrapper pid=6592, ip=...)
+		// ERROR 1" and "2-12 05:11:33 [worker_base.py:275] ..."):
+		// another record's first line, which its rest makes whole
+		// (rereadHeader), never a line of the pending one.
+		a.emit()
+		a.arena.rotate()
+		a.open(l, c, cut)
+		p.stripped = learned > 0
+		return a.out
+	}
 	if p.active && !c.sglang && a.continues(c) {
+		if p.foldIndent > 0 && p.blanks == 1 && p.recBlanks == 1 && !c.header && c.s[0] != ' ' && c.s[0] != '\t' {
+			// The rest of a record's line that a word wrap (fold -s)
+			// broke right after its indentation: the line, indented,
+			// and no blank line of the record.
+			p.blanks, p.recBlanks = 0, 0
+			a.take(l, strings.Repeat(" ", p.foldIndent)+c.s, cut)
+			return a.out
+		}
 		a.take(l, c.s, cut)
 		return a.out
 	}
@@ -844,6 +874,7 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 	p.lastLen, p.lastCut = shown, cut > 0
 	p.lastRaw = len(l.Text) + l.Framing
 	p.lastPadded = a.padCut > 0
+	p.lastTrimmed = a.padded
 	p.whole = false
 	p.cutBytes += cut
 	p.colon = endsWithColon(s)
@@ -864,6 +895,51 @@ func (a *Assembler) take(l *Line, s string, cut int) {
 		p.relay = relayStderr
 	}
 }
+
+// maxCutClock bounds the date and clock isCutLevelHead reads after the
+// level: "12-12 05:11:33.123".
+const maxCutClock = 24
+
+// isCutLevelHead reports whether s is a log record's level word alone or
+// followed by the start of its date and clock ("ERROR", "ERROR 1",
+// "INFO 12-12 05:1"): a header a terminal cut before its logger's
+// location. No record's message is only that.
+func isCutLevelHead(s string) bool {
+	if s == "" || s[0] < 'C' || s[0] > 'W' {
+		return false // the routine line: one byte read
+	}
+	i := 0
+	for i < len(s) && isUpper(s[i]) {
+		i++
+	}
+	switch s[:i] {
+	case "DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL":
+	default:
+		return false
+	}
+	if i == len(s) {
+		return true
+	}
+	if s[i] != ' ' || len(s)-i > maxCutClock {
+		return false
+	}
+	if i+1 == len(s) {
+		return true // the level and its space
+	}
+	if !isDigit(s[i+1]) {
+		return false
+	}
+	for j := i + 1; j < len(s); j++ {
+		if c := s[j]; !isDigit(c) && c != '-' && c != ':' && c != '.' && c != ' ' && c != '/' {
+			return false
+		}
+	}
+	return true
+}
+
+// maxFoldIndent bounds the indentation foldIndent keeps: a caret line's
+// under a long source line, at most a terminal's width.
+const maxFoldIndent = 80
 
 // sameRecord handles a line with a vLLM header (or one learned as a
 // prefix): vLLM writes a multi-line record as lines that each repeat
@@ -886,8 +962,14 @@ func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) b
 			return true
 		}
 		p.blanks++
+		p.foldIndent = 0
 		if same {
 			p.recBlanks++
+			if p.blanks == 1 && len(content) > 1 && len(content) <= maxFoldIndent {
+				// Its indentation alone, which a word wrap (fold -s)
+				// broke after: the line's rest follows (foldedRest).
+				p.foldIndent = len(content)
+			}
 		}
 		p.lines++
 		p.last = l.Offset
@@ -907,16 +989,6 @@ func (a *Assembler) sameRecord(l *Line, c *classified, prefix string, cut int) b
 func inFrames(st state) bool {
 	ph := statePhase[st]
 	return ph == phFrames || ph == phFrame
-}
-
-// isCutFrameStart reports whether s, a line of a record's traceback among
-// its frames, a terminal cut as long as its width, is the start of a frame
-// line cut before its line number ('File "/x/vllm/u', whose rest is
-// 'tils.py", line 2232, in run_method'): the traceback takes it, and its
-// rest joins it.
-func isCutFrameStart(s string) bool {
-	t := strings.TrimLeft(s, " ")
-	return strings.HasPrefix(t, `File "`) && !isFrameLine(t)
 }
 
 // isCutTypeStart reports whether s, a line of a record's traceback after
@@ -1349,6 +1421,11 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 		}
 		partial = c.h.partial
 		p.record, p.proc = c.record, c.proc
+		// A record whose message is a traceback's frame at the first
+		// column (a logger that writes every line of a traceback as a
+		// record, its indentation lost): the lines under it are kept
+		// indented as CPython printed them (flushtb.go).
+		p.flush = flushFrame(p.msg)
 		p.ownMsg = !strings.HasSuffix(c.s, p.msg)
 		if p.st == stRecord && p.record == "" && emptyMessage(p.msg) {
 			// A time and a level alone: the message is on the lines
@@ -1424,6 +1501,7 @@ func (a *Assembler) open(l *Line, c *classified, cut int) {
 	p.lastLen, p.lastCut = len(c.s), cut > 0
 	p.lastRaw = len(l.Text) + l.Framing
 	p.lastPadded = a.padCut > 0
+	p.lastTrimmed = a.padded
 	p.colon = endsWithColon(c.s)
 	p.cutBytes += cut
 	if !inert(p.msg) || p.kind == kindRaw && mayEmbedException(p.msg) {
@@ -1603,7 +1681,45 @@ func (a *Assembler) isCutHeader(s string) bool {
 		return false
 	}
 	header := strings.TrimRight(first[:len(first)-len(p.msg)], " ")
-	return len(s) < len(header) && strings.HasPrefix(header, s)
+	if len(s) >= len(header) {
+		return false
+	}
+	if strings.HasPrefix(header, s) {
+		return true
+	}
+	if p.format == FormatRayCore && s[0] == '[' {
+		// Ray core's record is its header without the time (a later
+		// line of it carries its own): the same after the time.
+		ht, st := timeFieldEnd(header), timeFieldEnd(s)
+		return ht > 0 && ht == st && sameShape(header[:ht], s[:st]) && strings.HasPrefix(header[ht:], s[st:])
+	}
+	return false
+}
+
+// timeFieldEnd returns the end of a bracketed header's time, its date and
+// its clock ("[2025-04-27 02:52:27,217"): the index of the second space,
+// or 0.
+func timeFieldEnd(s string) int {
+	i := strings.IndexByte(s, ' ')
+	if i < 0 {
+		return 0
+	}
+	j := strings.IndexByte(s[i+1:], ' ')
+	if j < 0 {
+		return 0
+	}
+	return i + 1 + j
+}
+
+// sameShape reports whether a and b, as long as each other, hold digits
+// at the same places and the same bytes at the others: two times.
+func sameShape(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] && !(isDigit(a[i]) && isDigit(b[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // continues decides whether the non-blank line c belongs to the pending
@@ -1626,7 +1742,7 @@ func (a *Assembler) continues(c *classified) bool {
 	if !c.native && a.isCutHeader(s) {
 		return true
 	}
-	if p.kind == kindRaw && p.lines == 1 && p.colon && !p.hasTB && !c.header && isProseLabel(p.msg) && isFrameLine(s) {
+	if p.kind == kindRaw && p.lines == 1 && p.colon && !p.hasTB && !c.header && isProseLabel(p.msg) && (isFrameLine(s) || isCutFrameStart(s)) {
 		// A prose label a paste put in place of a traceback's header
 		// ("error msg:", "Log:") and a frame under it: the frames are a
 		// traceback's middle, which opens an entry of its own, read as
@@ -1689,9 +1805,14 @@ func (a *Assembler) continues(c *classified) bool {
 		return true
 	}
 	var r rule
-	if c.header {
+	switch {
+	case c.header:
 		r = rules[p.st][lcHeader] // most lines that come here: no other class to read
-	} else {
+	case !c.native && isCutFrameStart(s):
+		// A frame line a wrap cut (its rest follows, isFrameRest): it
+		// ends or continues the entry as the frame line whole would.
+		r = rules[p.st][lcFrame]
+	default:
 		r = ruleFor(p.st, c)
 	}
 	switch r {

@@ -233,3 +233,41 @@ func FuzzStraightFrameQuotes(f *testing.F) {
 		}
 	})
 }
+
+// TestFlushFrameWholeOrLogged: a flush-left traceback's frame that opens a
+// logger's record as its message (vllm-ascend's EngineCore logging every
+// line of the traceback, folded after "File "), or that a terminal's cut
+// made whole again (sglang#12190's pasted frames cut at 60 columns), has
+// its source and caret lines kept indented under it, as every other
+// flush-left frame's: no reader needs to tell a flush-left source line
+// from a line of its own.
+func TestFlushFrameWholeOrLogged(t *testing.T) {
+	const logged = "(EngineCore_0 pid=702) ERROR 09-04 09:50:12 [core.py:702] File \n" +
+		"\"/vllm-workspace/vllm/vllm/v1/executor/multiproc_executor.py\", line 173, in execute_model\n" +
+		"(EngineCore_0 pid=702) ERROR 09-04 09:50:12 [core.py:702] (output, ) = self.collective_rpc(\n" +
+		"(EngineCore_0 pid=702) ERROR 09-04 09:50:12 [core.py:702] ^^^^^^^^^^^^^^^^^^^^"
+	const pasted = "```\n" +
+		"File \"/tmp/hlu/sglang/python/sglang/srt/managers/scheduler.py\", line 2777, in run_scheduler_process\n" +
+		"scheduler.event_loop_normal()\n" +
+		"File \"/usr/local/lib/python3.12/dist-packages/torch/utils/_contextlib.py\", line 120, in decorate_context\n" +
+		"return func(*args, **kwargs)\n" +
+		"^^^^^^^^^^^^^^^^^^^^^"
+	for name, in := range map[string]string{"logged, folded": logged, "pasted, cut at 60": termCut(pasted, 60)} {
+		es := assemble(t, Options{}, in)
+		found := false
+		for _, e := range es {
+			lines := strings.Split(e.Text, "\n")
+			for i := 1; i < len(lines); i++ {
+				if isFrameLine(lines[i-1]) && !isFrameLine(lines[i]) {
+					found = true
+					if !strings.HasPrefix(lines[i], sourceIndent) {
+						t.Errorf("%s: the line under a frame is not indented: %q", name, lines[i])
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no frame with a line under it: %+v", name, es)
+		}
+	}
+}

@@ -165,6 +165,11 @@ func TestFrameAndSourceRests(t *testing.T) {
 		{"cut inside the path", `  File "/gf3/home/lei/zhenghao/Autoplanner/test/manual_pp/manual_transformer_2_8`, `_4.py", line 240, in pure_forward`, true, false},
 		{"word-wrapped before the line", `  File "/root/miniconda3/envs/exo/lib/python3.12/site-packages/huggingface_hub/_snapshot_download.py", `, "line 226, in ", true, false},
 		{"cut inside the line number", `  File "/root/anaconda3/envs/sglang/lib/python3.10/site-packages/torch/utils/_contextlib.py", line 1`, "16, in decorate_context", true, false},
+		// Cut right after the line number, the rest opens with the
+		// comma (sglang#5576 at 80 columns, LMCache#860 at 80).
+		{"cut after the line number", `  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 260`, ", in __init__", true, false},
+		{"cut after the line number, vLLM", `  File "/usr/local/lib/python3.12/dist-packages/vllm/worker/worker.py", line 510`, ", in init_worker_distributed_environment", true, false},
+		{"a SyntaxError's frame, then a comma's line", `  File "/srv/app/configs/launch_settings_for_the_serving_cluster.py", line 12`, ", in", false, false},
 		{"a SyntaxError's frame, then its source line", `  File "/srv/app/configs/launch_settings_for_the_serving_cluster.py", line 12`, "    x = = 1", false, false},
 		{"a SyntaxError's frame, then a number of its own", `  File "/srv/app/configs/launch_settings_for_the_serving_cluster.py", line 12`, "16 workers started", false, false},
 		{"a frame line whole", `  File "/x.py", line 1, in f`, "g()", false, false},

@@ -214,5 +214,6 @@ func (a *Assembler) joinTableRow(l *Line, c *classified, text, sep string) bool 
 	p.lastLen = len(c.s)
 	p.lastRaw = len(l.Text) + l.Framing
 	p.lastPadded = a.padCut > 0
+	p.lastTrimmed = a.padded
 	return true
 }

@@ -721,6 +721,15 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 	if !p.active || p.kind == kindBlank || c.header || c.prefixed || cut > 0 || p.lastCut || p.ownMsg || isC10Line(c.s) {
 		return false
 	}
+	if (c.s[0] == ' ' || isDigit(c.s[0])) && strings.IndexByte(c.s[:min(len(c.s), maxFamilyPrefix)], '[') > 0 {
+		if n := familyPrefixLen(c.s); n > 0 && isSGLangRecord(c.s[n:]) {
+			// sglang's record behind a launcher's task label not
+			// learned yet (" 3: [2025-09-10 12:15:24 TP4 PP1]
+			// Scheduler hit an exception: ..."): a record of its
+			// own, never a rest.
+			return false
+		}
+	}
 	if otherWriter(p.prefix, c.prefix) {
 		// A line behind another rank's or actor's prefix is that
 		// process's own line: a terminal's cut leaves its rest behind
@@ -788,6 +797,29 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 			return a.join(l, c)
 		}
 	}
+	if p.kind == kindHeader && a.kept.count() == 1 && a.spacing.real(p.blanks) == 0 && isCutLocationMsg(p.msg) && closesBracket(c.s) &&
+		a.headerWhole(a.kept.last()+c.s, c.prefix) {
+		// A header a terminal cut inside its logger's location, before
+		// the stream taught its width ("...ERROR 08-27 08:35:04
+		// [multiproc_executor.py:100" and "0]     fused_moe_results =
+		// ..."): one line when the two read as a record's header whole.
+		return a.join(l, c)
+	}
+	if last := a.kept.last(); p.kind == kindRaw && a.kept.count() == 1 && a.spacing.real(p.blanks) == 0 && isCutLevelHead(last) &&
+		a.headerWhole(last+c.s, c.prefix) {
+		// A record's header a terminal cut inside its time ("...
+		// INFO 12" and "-12 05:11:33 [torchair_model_runner.py:283]
+		// ..."): one line when the two read as a record's header
+		// whole (rereadHeader reads it so).
+		return a.join(l, c)
+	}
+	if a.kept.count() == 1 && a.locationCut() && lineNumberRest(c.s) && a.headerWhole(a.kept.last()+c.s, c.prefix) {
+		// A header a terminal cut inside its logger's line number
+		// ("...377651] logging.cc:4" and "84: *** SIGSEGV received
+		// ..."), whose rest reads as a task's label: one line when the
+		// two read as a record's header whole.
+		return a.join(l, c)
+	}
 	if p.kind == kindNative && p.native == NativeRustPanic && isRustFrameRest(a.kept.last(), c.s) {
 		// A backtrace frame and its symbol: one line, whatever the width.
 		return a.join(l, c)
@@ -805,6 +837,17 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		// lengths.
 		if _, _, ok := parseExceptionAnyQuote(c.s); !ok {
 			return a.join(l, c)
+		}
+	}
+	if last := a.kept.last(); p.hasTB && p.st == stException && p.lastTrimmed && a.kept.count() > 1 && a.spacing.real(p.blanks) == 0 &&
+		last != "" && last[len(last)-1] == ':' && !isIndented(last) && !isIndented(c.s) && textClass(c.s) == lcOther && !c.native {
+		// The same in a stream whose rows a terminal padded: the
+		// padding took the space the exception's message ended in
+		// ("Exception: Capture cuda graph failed: " and the lines
+		// its message goes on with), and a message that ends in a
+		// colon announces them.
+		if _, _, ok := parseExceptionAnyQuote(c.s); !ok && isExceptionLine(last, false) {
+			return a.joinSep(l, c, " ")
 		}
 	}
 	if last := a.kept.last(); a.kept.count() == 1 && strings.Count(p.prefix, "`")%2 == 1 && strings.Count(last, "`")%2 == 0 &&
@@ -855,7 +898,7 @@ func (a *Assembler) rejoin(l *Line, c *classified, cut int) bool {
 		c.s = strings.TrimLeft(c.s, " ")
 		return a.joinSep(l, c, " ")
 	}
-	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || a.spacing.real(p.blanks) == 0 && isMarkerRest(last, c.s) ||
+	if last := a.kept.last(); isFrameRest(last, c.s) || isFaultFrameRest(last, c.s, p.lastRaw) || isLongTokenRest(last, c.s) || a.spacing.real(p.blanks) == 0 && (isMarkerRest(last, c.s) || isCaretRest(last, c.s)) ||
 		p.native == NativeAssert && isAssertConditionRest(last, c.s) ||
 		p.native == NativeCUDAAssert && a.kept.count() == 1 && isAssertCloseRest(last, c.s) ||
 		p.hasTB && strings.HasSuffix(last, " ") && isSourceRest(last, c.s) ||
@@ -1021,6 +1064,7 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		p.lastLen = len(c.s)
 		p.lastRaw = len(l.Text) + l.Framing
 		p.lastPadded = a.padCut > 0
+		p.lastTrimmed = false // (a line made whole: its message read)
 		return true
 	}
 	if p.bareType != "" {
@@ -1066,6 +1110,10 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 		// The pieces were no traceback line; the line whole is: the
 		// traceback opens or goes on here, as if it had come whole.
 		a.advance(cur)
+		if flushFrame(cur) {
+			// A frame at the first column (flushtb.go).
+			p.flush = true
+		}
 	}
 	if endsInFoldSpace(prev) {
 		p.foldWidth = max(p.foldWidth, p.lastLen)
@@ -1089,6 +1137,7 @@ func (a *Assembler) joinSep(l *Line, c *classified, sep string) bool {
 	p.lastLen = len(c.s)
 	p.lastRaw = len(l.Text) + l.Framing
 	p.lastPadded = a.padCut > 0
+	p.lastTrimmed = false // (a line made whole: its message read)
 	return true
 }
 
@@ -1176,6 +1225,85 @@ func isFrameRest(prev, next string) bool {
 	return ok && len(joined) > len(t)
 }
 
+// isCutFrameStart reports whether s is the start of a frame line a wrap
+// cut and no frame line whole: "  File " alone (fold -s before a long
+// path), `  File "/long/pa` (cut inside the path) or `  File "/x.py",
+// line ` (cut before the number). Its rest makes it a frame line
+// (isFrameRest); until then it is read as that frame line would be, and
+// a record's traceback among its frames takes it (sameRecord: 'File
+// "/x/vllm/u', whose rest is 'tils.py", line 2232, in run_method').
+func isCutFrameStart(s string) bool {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if len(s)-i < len("File ") || s[i] != 'F' || !strings.HasPrefix(s[i:], "File ") {
+		return false // the routine line: one byte read
+	}
+	t := s[i:]
+	if t == "File " {
+		return true
+	}
+	if !strings.HasPrefix(t, `File "`) || isFrameLine(s) {
+		return false
+	}
+	if strings.IndexByte(t[len(`File "`):], '"') < 0 {
+		// Cut inside the file's name: a path runs to the line's end.
+		return len(t) > len(`File "`) && strings.IndexByte(t, ' ') == len("File")
+	}
+	_, ok := parsePartialFrame(t)
+	return ok
+}
+
+// isCaretRest reports whether next is the rest of a traceback's caret
+// line, prev, that a wrap cut inside its marks ("                  ^^^^^"
+// and "^^^^^^^^"): prev is indented and marks alone, ending in one, and
+// next is marks alone at the first column, where CPython never prints
+// them (they stand under the source line's code).
+func isCaretRest(prev, next string) bool {
+	if next == "" || next[0] != '^' && next[0] != '~' || prev == "" || prev[0] != ' ' {
+		return false
+	}
+	if e := prev[len(prev)-1]; e != '^' && e != '~' {
+		return false
+	}
+	return IsCaretLine(prev) && IsCaretLine(next) && strings.IndexByte(next, ' ') < 0
+}
+
+// locationCut reports whether the pending entry is a record whose first
+// line ends in its logger's source location, no message after it
+// ("...377651] logging.cc:4"), or whose last line is such a header
+// repeated (isCutHeader): a terminal may have cut the line number.
+func (a *Assembler) locationCut() bool {
+	p := &a.cur
+	if !p.active || p.kind != kindHeader || a.spacing.real(p.blanks) != 0 {
+		return false
+	}
+	if a.kept.count() == 1 {
+		return isSourceLocation(p.msg) && strings.IndexByte(p.msg, ' ') < 0
+	}
+	last := a.kept.last()
+	return p.record != "" && isSourceLocation(last[strings.LastIndexByte(last, ' ')+1:]) && a.isCutHeader(last)
+}
+
+// lineNumberRest reports whether s opens with the rest of a source
+// location's line number: digits, a colon and a space, and text after
+// them.
+func lineNumberRest(s string) bool {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i > 0 && i+2 < len(s) && s[i] == ':' && s[i+1] == ' '
+}
+
+// isCutLocationMsg reports whether msg, a header's message, is only the
+// start of its logger's bracketed location, which a cut ended: "[" and
+// no "]" nor space after it ("[multiproc_executor.py:100").
+func isCutLocationMsg(msg string) bool {
+	return len(msg) > 1 && len(msg) <= maxFieldLen && msg[0] == '[' && strings.IndexAny(msg, "] ") < 0
+}
+
 // spacedPath reports whether rest, what follows the space a cut left at
 // the start of next, is an absolute path of two directories or more and
 // p, prev's last byte, ends a word.
@@ -1258,7 +1386,9 @@ func lineNumberGoesOn(prev, next string) bool {
 	for i < len(next) && isDigit(next[i]) {
 		i++
 	}
-	return i > 0 && strings.HasPrefix(next[i:], ", in ")
+	// (The cut may fall right after the number: the rest then opens
+	// with the comma, ", in __init__".)
+	return strings.HasPrefix(next[i:], ", in ") && len(next) > i+len(", in ")
 }
 
 // opensBracket reports whether s ends inside a bracket it opened: more
@@ -1660,11 +1790,24 @@ func isConstantName(s string) bool {
 // own by shape.
 func isParenRest(prev, next string) bool {
 	i := strings.LastIndexByte(prev, '(')
-	if i < 0 || strings.IndexByte(prev[i:], ')') >= 0 || strings.IndexByte(prev[i:], ' ') >= 0 || next == "" || next[0] == ' ' {
+	if i < 0 || strings.IndexByte(prev[i:], ')') >= 0 || !argsSpaced(prev[i:]) || next == "" || next[0] == ' ' {
 		return false
 	}
 	c := strings.IndexByte(next, ')')
 	return c > 0 && strings.IndexByte(next[:c], '(') < 0 && isColumnBreak(prev, next)
+}
+
+// argsSpaced reports whether s, a parenthesis opened and not closed, holds
+// a space only after a comma: its first token, or a C++ signature's
+// argument types ("(ibv_context*, ibv_async_e", gdb's frame of a native
+// function cut inside its signature).
+func argsSpaced(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] == ' ' && s[i-1] != ',' {
+			return false
+		}
+	}
+	return true
 }
 
 // isParenSpaceRest reports whether next is the rest of prev that a cut

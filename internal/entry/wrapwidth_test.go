@@ -190,6 +190,13 @@ func TestIsParenRest(t *testing.T) {
 		{"[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (er", "RuntimeError: x (y)", false},
 		{"[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (er", "no closing parenthesis", false},
 		{"[W socket.cpp:426] [c10d] The server socket (closed) failed to bind", "rno: 98)", false},
+		// gdb's frame of a C++ function cut inside its signature's
+		// argument list (TensorRT-LLM's NCCL thread, Ray's core
+		// worker): spaces only after its commas.
+		{"#2  0x00007f6b8811f042 in wrap_ibv_get_async_event(ibv_context*, ibv_async_e", "vent*) () from /home/askhoroshev/wmcore/lib/libnccl.so.2", true},
+		{"#2  0x00007f6b8811f042 in wrap_ibv_get_async_event(ibv_context*, ibv_async_event", "*) () from /home/askhoroshev/wmcore/lib/libnccl.so.2", true},
+		{"#1  0x00007f18d2fda429 in boost::asio::detail::epoll_reactor::run(long, boost::a", "sio::detail::op_queue<boost::asio::detail::scheduler_operation>&) ()", true},
+		{"[W socket.cpp:426] [c10d] The server socket has failed (see the notes, below", "for details) and more", false},
 	} {
 		if got := isParenRest(tt.prev, tt.next); got != tt.want {
 			t.Errorf("isParenRest(%q, %q) = %v, want %v", tt.prev, tt.next, got, tt.want)

@@ -453,13 +453,6 @@ var knownShapeMisses = map[string]map[string]string{
 		"double-spaced": "held out: with a blank line after every line, Rust's 'thread ... panicked at ...' header no longer takes the panic message on its next line, so the unclassified lead holds the header and not 'Failed to import python 'vllm' module'",
 		"hard-wrap-80":  "held out: cut at 80 columns, the 126-column panic message is split into continuations that are not rejoined, so the unclassified lead under the panic header no longer holds the whole 'Failed to import python 'vllm' module. ...' line",
 	},
-	// heldout-23 (development since heldout-24): measured blind, not tuned to.
-	"1625-sglang-pp-scheduler-exception-after-sigquit-backtick.log": {
-		"srun-label-padded": "held out: behind srun's padded task label, the backtick-opened 'Received sigquit from a child process' line leads under received-sigquit-from-child rather than the scheduler's exception traceback after it",
-	},
-	"1645-vllm-ascend-ray-worker-compile-or-warm-up-error-repeated-across-cluster.log": {
-		"hard-wrap-80": "held out: cut at 80 columns, the EngineCore- and Ray-prefixed 'Error executing method 'compile_or_warm_up_model'' line and its traceback raise no alert",
-	},
 	// heldout-24 (development since heldout-25): measured blind, not tuned to.
 	"1750-sglang-deepseek-v32-mtp-traceback-without-indentation-cut.log": {
 		"hard-wrap-80": "cut at 80 columns, the flush-left frames' File lines break inside their paths, so the cut traceback's deepest File line is not named whole by the unclassified lead",
@@ -501,7 +494,6 @@ var knownShapeMisses = map[string]map[string]string{
 	"1732-tgi-hf-endpoint-failed-to-start-exit-code-json-fragment.log": {
 		"ts": "behind ts's time, 'Exit code:' reads as a syslog program's name and the message left ('1. Reason: ...') is not the platform's exit status",
 	},
-	"1753-trtllm-executor-server-nccl-hang-gdb-thread-backtraces.log": under("cut at 80 columns, the first thread's C++ frame 'wrap_ibv_get_async_event(ibv_context*, ibv_async_e' splits from its rest, which ends that thread before its headline frames, so a later thread without the first one's header heads the hang", "hard-wrap-80"),
 }
 
 // underEveryWrapper is a known-miss entry for an excerpt read wrong as
