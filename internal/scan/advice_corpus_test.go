@@ -120,7 +120,6 @@ var knownGenericAdvice = map[string]string{
 	"1732-tgi-hf-endpoint-failed-to-start-exit-code-json-fragment.log":        "Inference Endpoints' 'Exit code: 1. Reason:' leads, headed by '[Server message]Endpoint failed to start', its reason a JSON line's cut tail: no phase or component to advise from",
 	"1756-sglang-deepseek-v3-eoferror-thread-extension-modules-line-only.log": "faulthandler's 'Extension modules:' list alone leads as a native crash, its header and frames lost: no phase or component to advise from beyond the native-crash step",
 	// heldout-25 as development data (since heldout-26).
-	"1869-kserve-hf-vllm-failed-to-start-model-server-integer-division-by-zero.log": "KServe's one line 'kserve ERROR [__main__.py:<module>():254] Failed to start model server: integer division or modulo by zero' alerts by its header's level; the triage reads no phase or family from a ZeroDivisionError's message without its type",
 }
 
 // TestCorpusNoIncidentCarriesOnlyGenericAdvice scans every excerpt of the

@@ -156,14 +156,8 @@ var knownLayoutMisses = map[string]map[string]string{
 	},
 	// heldout-24 (development since heldout-25): measured blind, not
 	// tuned to; first read by this test once heldout-25 was held out.
-	"1755-vllm-ray-worker-sigsegv-nccl-add-proxy-op-fatal-python-error.log": {
-		"fold-s-100": "folded at 100 columns, the Ray- and logging.cc-prefixed 'PC: @ ... addProxyOpIfNeeded()' line breaks, so the signal handler's report names no function and faulthandler's 'Fatal Python error: Segmentation fault' after it leads under fatal-python-error-segfault",
-	},
 	// heldout-25 (development since heldout-26): measured blind, not
 	// tuned to; first read by this test once heldout-26 was held out.
-	"1876-lmdeploy-internvl2-8b-four-3090-rank0-prefixed-turbomind-weight-traceback-cut.log": {
-		"fold-s-100": "folded at 100 columns, the rank0-prefixed File lines break inside their paths and the header-less traceback cut in TurboMind's weight processing raises no alert, as cut at a terminal's width (knownShapeMisses)",
-	},
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read
