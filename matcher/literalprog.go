@@ -268,6 +268,14 @@ type lineMemo struct {
 // valid UTF-8 and from a rune boundary.
 func (p *litProg) find(text string, from int, loc []int) ([]int, bool) {
 	var st findState
+	return p.findIn(&st, text, from, loc)
+}
+
+// findIn is find with its memos in st, whatever st holds: it sets the
+// memos of p's gaps and the line's before it reads them, and reads no
+// other. The matcher's verify passes its scratch's, where a findState of
+// its own (maxLitGaps memos) was cleared for every candidate tried.
+func (p *litProg) findIn(st *findState, text string, from int, loc []int) ([]int, bool) {
 	for i := range p.gaps {
 		st.memo[i] = gapMemo{from: -1}
 	}
@@ -281,7 +289,7 @@ func (p *litProg) find(text string, from int, loc []int) ([]int, bool) {
 				return loc, false
 			}
 			s += i
-			if loc, ok := p.rest(text, s, s+len(lead), &st, loc); ok {
+			if loc, ok := p.rest(text, s, s+len(lead), st, loc); ok {
 				return loc, true
 			}
 			s++ // the next occurrence starts on a later byte; lead is valid UTF-8, so on a rune
@@ -290,14 +298,14 @@ func (p *litProg) find(text string, from int, loc []int) ([]int, bool) {
 	}
 	// The pattern starts with a gap: every character is a start.
 	for s := from; s <= len(text); {
-		b, lineEnd := p.gapEnd(text, 0, s, &st)
+		b, lineEnd := p.gapEnd(text, 0, s, st)
 		if b < 0 && lineEnd > s {
 			// No later start on this line finds the literal either (the
 			// places open to it are a subset of those open to s).
 			s = lineEnd
 			continue
 		}
-		if loc, ok := p.rest(text, s, s, &st, loc); ok {
+		if loc, ok := p.rest(text, s, s, st, loc); ok {
 			return loc, true
 		}
 		if s == len(text) {

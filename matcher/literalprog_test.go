@@ -1,7 +1,9 @@
 package matcher
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -151,11 +153,35 @@ func regexpSeq(re *regexp2.Regexp, text string) ([]seqMatch, error) {
 	return seq, err
 }
 
-// litSeq is regexpSeq for a litProg.
+// dirtyFind is the memos litSeq's findIn calls share, left as the last
+// call left them (another pattern's, another text's) and spoiled before
+// each: findIn sets whatever it reads.
+var dirtyFind findState
+
+// spoilFind fills st with memos no search made: by seed, each gap's
+// search from 0 on found nothing to the end of any text, or found its
+// literal at seed; and the line from 0 ends at 0.
+func spoilFind(st *findState, seed int) {
+	for i := range st.memo {
+		if seed%2 == 0 {
+			st.memo[i] = gapMemo{from: 0, b: -1, lineEnd: 1 << 30}
+		} else {
+			st.memo[i] = gapMemo{from: 0, b: seed + i}
+		}
+	}
+	st.line = lineMemo{from: 0, end: 0}
+}
+
+// litSeq is regexpSeq for a litProg. Each match is found by find and by
+// findIn with spoilt memos, which must agree.
 func litSeq(lp *litProg, text string) []seqMatch {
 	var seq []seqMatch
 	for from := 0; len(seq) < maxSeq; {
 		loc, ok := lp.find(text, from, nil)
+		spoilFind(&dirtyFind, from+len(seq))
+		if loc2, ok2 := lp.findIn(&dirtyFind, text, from, nil); ok2 != ok || !slices.Equal(loc, loc2) {
+			panic(fmt.Sprintf("findIn with spoilt memos: %v %v, find: %v %v (%q from %d)", loc2, ok2, loc, ok, text, from))
+		}
 		if !ok {
 			break
 		}

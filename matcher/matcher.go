@@ -600,7 +600,7 @@ func (m *Matcher) verify(sc *scratch, errs []PatternError, s *Subject) ([]Patter
 				}
 			}
 			if valid == 1 {
-				loc, ok := prog.lit.find(s.Text, 0, locBuf[:0])
+				loc, ok := prog.lit.findIn(&sc.find, s.Text, 0, locBuf[:0])
 				if !ok {
 					continue
 				}

@@ -434,6 +434,9 @@ type scratch struct {
 	// clause holds are in cands, in the order their keys were found
 	// (Matcher.Raised's scratch).
 	keyedOnly bool
+	// find is the memos of a litProg's find (litProg.findIn), which sets
+	// what it reads.
+	find findState
 }
 
 func (p *prefilter) newScratch() *scratch {

@@ -381,6 +381,19 @@ func (a *Analyzer) decide(d *Diagnosis, e *entry.Entry) bool {
 				d.Headline = l
 				return true
 			}
+			if l := kubeWarningFor(e, matchedHeadline(e, cause)); l != "" {
+				// The record read an event table's Normal row, what
+				// the kubelet did about a failure ("Killing ...
+				// failed liveness probe, will be restarted"); the
+				// Warning row no record reads says what failed
+				// (kubestate.go): it leads at the record's severity,
+				// the record its context.
+				d.Context = s.framing()
+				d.Alternatives, d.Others = nil, s.unframed()
+				a.unclassified(d, e, SignalLevel, cause.Record.Severity, false, nil)
+				d.Headline = l
+				return true
+			}
 		}
 	}
 	// A record's hit asks for the entry's own signal only here and for
@@ -595,7 +608,8 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// named by its frames.
 			d.Role = patterns.RoleConsequence
 		}
-		if pointsToRootCause(exc.Message) || remoteWrapper(exc.Type) || onlyWhere(exc.Message) || workerKilled(exc.Message) {
+		if pointsToRootCause(exc.Message) || remoteWrapper(exc.Type) || onlyWhere(exc.Message) || workerKilled(exc.Message) ||
+			stopException(exc.Type) && !interrupted {
 			// "EngineCore encountered an issue. See stack trace
 			// (above) for the root cause.": the exception says it is
 			// another failure's consequence. So does the exception a
@@ -604,7 +618,11 @@ func (a *Analyzer) unclassified(d *Diagnosis, e *entry.Entry, sig Signal, sev pa
 			// one that says only where a native library reported its
 			// error, which the library's own lines beside it explain,
 			// and one that reports a worker killed by a signal, whose
-			// own lines before it say what it met (workerKilled).
+			// own lines before it say what it met (workerKilled),
+			// and the cancellation or interrupt by which a process
+			// stops its tasks while it shuts down (stopException;
+			// a stop by hand at the end of frames says where the work
+			// stood, and leads: interrupted.go).
 			// Around that failure it folds into it; alone it is still
 			// alerted.
 			d.Role = patterns.RoleConsequence

@@ -164,3 +164,24 @@ func httpStatusEnd(l string) bool {
 	}
 	return false
 }
+
+// requestsErrorLine reports whether l is the message of the HTTPError that
+// Python's requests raises for an error status, printed alone as its
+// exception's message: "404 Client Error: Not Found for url:
+// https://...", "503 Server Error: Service Unavailable for url: ...", and
+// huggingface_hub's form of it, "403 Client Error. (Request ID: ...)". The
+// status's class agrees with its word: 4xx a client error, 5xx a server
+// one.
+func requestsErrorLine(l string) bool {
+	if len(l) < len("404 Client Error.") || l[0] != '4' && l[0] != '5' || !isDigitByte(l[1]) || !isDigitByte(l[2]) || l[3] != ' ' {
+		return false
+	}
+	var r string
+	var ok bool
+	if l[0] == '4' {
+		r, ok = strings.CutPrefix(l[4:], "Client Error")
+	} else {
+		r, ok = strings.CutPrefix(l[4:], "Server Error")
+	}
+	return ok && (strings.HasPrefix(r, ": ") && len(r) > 2 || strings.HasPrefix(r, ". (Request ID: "))
+}

@@ -109,3 +109,39 @@ func FuzzHTTPStatusFailure(f *testing.F) {
 		}
 	})
 }
+
+// TestRequestsErrorLine reads the message of requests' HTTPError, as
+// requests' raise_for_status words it ("%s Client Error: %s for url: %s")
+// and as huggingface_hub adds its request id (IBM/unitxt#837), and no
+// status line whose word disagrees with its class or that says nothing
+// after it.
+func TestRequestsErrorLine(t *testing.T) {
+	for l, want := range map[string]bool{
+		"404 Client Error: Not Found for url: https://huggingface.co/x/resolve/main/config.json":           true,
+		"503 Server Error: Service Unavailable for url: http://localhost:30000/generate":                   true,
+		"403 Client Error. (Request ID: Root=1-6645c5b8-2237f00314bba9e420fba48f;11768b56-c164-4fc7-81ef)": true,
+		"404 Server Error: Not Found for url: http://x":                                                    false,
+		"500 Client Error: x":           false,
+		"404 Not Found":                 false,
+		"400 Client Error: ":            false,
+		"2024 Client Error: x":          false,
+		"404 Client Errors are retried": false,
+	} {
+		if got := requestsErrorLine(l); got != want {
+			t.Errorf("requestsErrorLine(%q) = %v, want %v", l, got, want)
+		}
+	}
+}
+
+// FuzzRequestsErrorLine: requestsErrorLine never panics and reads only a
+// line that opens with a client or server error status.
+func FuzzRequestsErrorLine(f *testing.F) {
+	for _, s := range []string{"404 Client Error: Not Found for url: https://x", "403 Client Error. (Request ID: Root=1)", "500 Server Error: "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if requestsErrorLine(l) && l[0] != '4' && l[0] != '5' {
+			t.Fatalf("requestsErrorLine(%q)", l)
+		}
+	})
+}

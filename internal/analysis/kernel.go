@@ -96,6 +96,8 @@ func kernelLineStart(l string) bool {
 		return strings.HasPrefix(l, "Killed process ") || strings.HasPrefix(l, "Kernel panic")
 	case 'M':
 		return strings.HasPrefix(l, "Memory cgroup out of memory")
+	case 'T':
+		return strings.HasPrefix(l, memcgTaskIn)
 	case 'a':
 		return strings.HasPrefix(l, "amdgpu")
 	case 'i':
@@ -148,6 +150,13 @@ func kernelReport(msg string) (report, lead bool) {
 		return false, false
 	}
 	body, stamped := kernelBody(first)
+	if memcgLimitKill(body) {
+		// The memory cgroup's first line of its OOM report: the victim
+		// line after it ("Memory cgroup out of memory: Kill process
+		// ...") states the kill; alone (a paste that kept the report's
+		// head) it still says one.
+		return true, false
+	}
 	if oomKill(body) || strings.HasPrefix(body, "Kernel panic - not syncing") {
 		return true, true
 	}
@@ -170,7 +179,12 @@ func kernelReport(msg string) (report, lead bool) {
 // or sacrifice child" and bare "Killed process 7748 (python) total-vm:...",
 // "python3 invoked oom-killer: gfp_mask=...". The reaper's "oom_reaper:
 // reaped process" and the constraint and task-table lines are detail.
+// The memory cgroup's "Task in ... killed as a result of limit of ..."
+// (memcgLimitKill) says a kill too.
 func oomKill(body string) bool {
+	if body != "" && body[0] == 'T' {
+		return memcgLimitKill(body)
+	}
 	if r, ok := strings.CutPrefix(body, "Memory cgroup out of memory: "); ok {
 		body = r
 	} else if r, ok := strings.CutPrefix(body, "Out of memory: "); ok {
@@ -184,6 +198,24 @@ func oomKill(body string) bool {
 	}
 	sp := strings.IndexByte(body[:min(len(body), 40)], ' ')
 	return sp > 0 && strings.HasPrefix(body[sp:], " invoked oom-killer: ")
+}
+
+// memcgTaskIn opens the first line of the memory cgroup's OOM report on
+// kernels before 5.0 (cgroup v1).
+const memcgTaskIn = "Task in "
+
+// memcgLimitKill reports whether body is the memory cgroup's first line
+// of its OOM report, "Task in /docker/<id> killed as a result of limit of
+// /docker/<id>": a cgroup path, one word or path after the limit. Its
+// detail lines (the usage, the stats, the task table) are not reports.
+func memcgLimitKill(body string) bool {
+	r, ok := strings.CutPrefix(body, memcgTaskIn)
+	if !ok || r == "" || r[0] != '/' {
+		return false
+	}
+	path, limit, ok := strings.Cut(r, " killed as a result of limit of ")
+	limit = strings.TrimRight(limit, " \r")
+	return ok && !strings.ContainsAny(path, " \t") && limit != "" && !strings.ContainsAny(limit, " \t")
 }
 
 // nvrmFailure reports whether r, an NVRM line after "NVRM: " (msg its

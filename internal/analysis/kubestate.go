@@ -185,6 +185,36 @@ func kubeStateCause(line string) bool {
 	return false
 }
 
+// KubeView reports whether line is a row of kubectl's output that reports
+// a failed workload from outside (kubeFailureRow) without saying why: a
+// pod's CrashLoopBackOff, a container state's "Reason: Error", a back-off
+// event. The container's own lines beside it say what failed. A state's
+// reason that says why itself (kubeStateCause: OOMKilled) is no such view.
+func KubeView(line string) bool {
+	return kubeFailureRow(line) && !kubeStateCause(line)
+}
+
+// kubeWarningFor returns the first Warning row of an event table in e
+// that reports a failure (kubeFailureRow: a failed liveness probe, a
+// back-off, a failed mount), trimmed, when matched, the line a record
+// read, is a Normal row of that table: what the kubelet did about a
+// failure ("Killing ... will be restarted"), which the Warning row says.
+// "" otherwise.
+func kubeWarningFor(e *entry.Entry, matched string) string {
+	if EventRowType(matched) != normalEvent {
+		return ""
+	}
+	text := e.Text
+	for n := 0; text != "" && n < maxKubeLines; n++ {
+		var l string
+		l, text, _ = strings.Cut(text, "\n")
+		if EventRowType(l) == warningEvent && kubeFailureRow(l) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
 // stateHeading reports whether t, a trimmed line, opens a container's
 // state in describe ("State:  Waiting", "Last State:  Terminated").
 func stateHeading(t string) bool {

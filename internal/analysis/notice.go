@@ -68,7 +68,11 @@ const maxNoticeScan = 2048
 
 // noticeOf reports whether entry e, whose record hits are hits, is a
 // notice that a failure was tolerated (see above).
-func noticeOf(e *entry.Entry, hits []matcher.Hit) bool {
+func noticeOf(e *entry.Entry, hits []matcher.Hit) bool { return noticeRead(e, hits, true) }
+
+// noticeRead is noticeOf, which asks hitsHideNotice first when hide is set
+// (a test reads every line without it, to compare).
+func noticeRead(e *entry.Entry, hits []matcher.Hit, hide bool) bool {
 	switch e.Level {
 	case "ERROR", "CRITICAL", "FATAL", "ERR", "CRIT", "EMERG", "ALERT", "PANIC":
 		return false
@@ -77,6 +81,11 @@ func noticeOf(e *entry.Entry, hits []matcher.Hit) bool {
 	if strings.IndexByte(text, '\n') >= 0 {
 		// More than its line: a native backtrace under it ("Exception
 		// raised from ...", "frame #0"), or lines no notice prints.
+		return false
+	}
+	if hide && hitsHideNotice(text, hits) {
+		// Most failures a record reads: the line is its hit and little
+		// else.
 		return false
 	}
 	msg := FirstLine(e.Message)
@@ -553,6 +562,75 @@ func (a *Analyzer) markNotice(d *Diagnosis, e *entry.Entry) {
 	if !d.Tolerated && (e.Traceback == nil || quotedException(e)) && noticeOf(e, a.hits) {
 		d.Tolerated = true
 	}
+}
+
+// maxHidingHits bounds the hits hitsHideNotice reads: an entry with more
+// is read by noticeOf as any other.
+const maxHidingHits = 16
+
+// hitsHideNotice reports that noticeOf is false for the entry of text (its
+// one line) and hits, because whatever words of a notice noticeOf could
+// find lie on a hit of a record that is no info one: the text outside
+// those hits (its first maxNoticeScan bytes) holds no carry-on stem
+// (carryOnStems) and no "mport" in any case. noticeOf's words hold one or
+// the other whole: a carry-on opener or passive holds a stem
+// (TestCarryOnStemsCoverTheWords), a failed import's words
+// (importFailures) "mport"; the words lie in the text, where noticeOf
+// finds them, and when the stem they hold overlaps such a hit, so do
+// they, and noticeOf says no. Most failures a record reads are its hit and
+// little else, where noticeOf would lower-case the line and read it for
+// stems; false says only that the rest of noticeOf has to be read.
+func hitsHideNotice(text string, hits []matcher.Hit) bool {
+	if len(hits) == 0 || len(hits) > maxHidingHits {
+		return false
+	}
+	text = text[:min(len(text), maxNoticeScan)]
+	// The hits of records that are no info ones, as [start, end) clipped
+	// to text, in the order of their starts.
+	var room [maxHidingHits][2]int
+	spans := room[:0]
+	for i := range hits {
+		h := &hits[i]
+		if h.Record.Severity == patterns.SeverityInfo {
+			continue
+		}
+		s, e := max(h.Start, 0), min(h.End, len(text))
+		if s >= e {
+			continue
+		}
+		j := len(spans)
+		spans = append(spans, [2]int{s, e})
+		for ; j > 0 && spans[j-1][0] > s; j-- {
+			spans[j], spans[j-1] = spans[j-1], spans[j]
+		}
+	}
+	if len(spans) == 0 {
+		return false
+	}
+	// The gaps between the spans: a stem or "mport" that overlaps no
+	// span lies whole in one of them.
+	at := 0
+	for _, sp := range spans {
+		if sp[0] > at && noticeWordsIn(text[at:sp[0]]) {
+			return false
+		}
+		at = max(at, sp[1])
+	}
+	return at >= len(text) || !noticeWordsIn(text[at:])
+}
+
+// noticeWordsIn reports whether t holds a carry-on stem or "mport", in
+// any case (as lowerASCII folds it).
+func noticeWordsIn(t string) bool {
+	if mayCarryOn(t) {
+		return true
+	}
+	for i := 0; i+len("mport") <= len(t); i++ {
+		if t[i]|0x20 == 'm' && hasLowerPrefix(t[i:], "mport") {
+			return true
+		}
+	}
+	return false
 }
 
 // unquoted returns s without what its parentheses and quotes enclose: the

@@ -70,6 +70,14 @@ type Stream struct {
 	// fault is the run of faulthandler's frame lines printed without
 	// their header the stream is in (faultframes.go).
 	fault faultRun
+	// goRegs is the Go runtime's register dump the stream is in
+	// (goregs.go), mix the run of interleaved faulthandler frames
+	// (faultmix.go).
+	goRegs goRegRun
+	mix    faultMix
+	// wait is the run of a launcher's waiting lines the stream is in
+	// (waitready.go).
+	wait waitRun
 }
 
 // quietShape reads e, an entry decide found no failure in, as a line of a
@@ -86,8 +94,21 @@ func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 	if m == "" {
 		return false
 	}
+	if c := m[0]; c == 'W' || c == 'w' || st.wait.n > 0 {
+		// A launcher's waiting line (waitready.go).
+		if a.waitAt(d, st, e, m) {
+			return true
+		}
+	}
 	if c := m[0]; c == '-' || c == 'I' || st.box.open || e.Lines > 1 && strings.Contains(e.Raw, boxRule) {
 		if st.helpBoxAt(d, e) {
+			return true
+		}
+	}
+	if c := m[0]; c == '/' || c == ',' || c == '"' || c == 'F' && strings.HasPrefix(m, "File ") || st.mix.lines > 0 {
+		// Several processes' faulthandler frames interleaved
+		// (faultmix.go).
+		if a.faultMixAt(d, st, e) {
 			return true
 		}
 	}
@@ -99,6 +120,11 @@ func (a *Analyzer) quietShape(d *Diagnosis, st *Stream, e *entry.Entry) bool {
 	}
 	if len(st.fault.frames) > 0 || st.fault.done {
 		st.fault.reset()
+	}
+	if c := m[0]; c == 'r' || c == 'c' || c == 'p' || c == 'f' || st.goRegs.prev != "" {
+		if a.goDumpAt(d, st, e, m) {
+			return true
+		}
 	}
 	switch c := m[0]; {
 	case c == '#' || c == 'T' || len(st.gdb.frames) > 0 || st.gdb.done:

@@ -365,6 +365,25 @@ func saysWhy(x *entry.Exception) bool {
 	return true
 }
 
+// stopException reports whether typ is an exception by which a process
+// stops its work, not a failure of it: asyncio's (or concurrent.futures')
+// CancelledError, raised in every task a shutting-down event loop cancels
+// (uvicorn's lifespan task ends its traceback in one when the server's
+// start-up failed), and the KeyboardInterrupt of a SIGINT. The failure
+// that made the process stop is printed before it or after it in the same
+// burst ("Failed to start model server: Engine core initialization
+// failed", "Application startup failed. Exiting."), so around a failure
+// the stop is its consequence and never leads it; alone it is still
+// alerted. (A bare KeyboardInterrupt at the end of frames is read as a
+// stop by hand instead, where the work stood: interrupted.go.)
+func stopException(typ string) bool {
+	switch lastDotted(typ) {
+	case "CancelledError", "KeyboardInterrupt":
+		return true
+	}
+	return false
+}
+
 // readsEarlierLink reports whether one of spans covers the exception line
 // of a link of e's chain before its last: a record read the root, or a
 // middle link, of the chain.

@@ -104,6 +104,18 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 	// The first line of the message, which most readers below read: cut
 	// once here.
 	l := FirstLine(e.Message)
+	if e.Level == "" && !loggerHeader(e.Format) && l != "" && l[0] == 'd' && sseError(l) {
+		// A streamed answer's event that carries the server's error
+		// (sseerror.go).
+		return SignalLevel, patterns.SeverityError, false
+	}
+	if e.Level == "" && !loggerHeader(e.Format) && l != "" && isDigitByte(l[0]) {
+		if sev := timedLevelSeverity(l); sev != "" {
+			// A header the entry package does not read, its level
+			// among the fields after the time (timedlevel.go).
+			return SignalLevel, sev, false
+		}
+	}
 	if e.Level == "" && !loggerHeader(e.Format) && (crashBanner(l) || e.Lines > 1 && crashBanner(lastLine(e.Text))) {
 		// A crash handler's announcement of the fatal signal it
 		// caught (crashbanner.go).
@@ -179,6 +191,15 @@ func readSignal(e *entry.Entry) (Signal, patterns.Severity, bool) {
 	if e.Level == "" && !loggerHeader(e.Format) && slurmCancelled(l) {
 		// Slurm's banner of a job or step cancelled for a failure
 		// (slurmbanner.go).
+		return SignalLevel, patterns.SeverityError, false
+	}
+	if e.Level == "" && l != "" && (l[0] == '\'' || l[0] == 'n' || l[0] == 'N') && bareExceptionMessage(l) {
+		// A NameError's or a ModuleNotFoundError's message alone
+		// (bareexception.go).
+		return SignalLevel, patterns.SeverityError, false
+	}
+	if e.Level == "" && l != "" && (l[0] == '4' || l[0] == '5') && requestsErrorLine(l) {
+		// requests' HTTPError message alone (httpclient.go).
 		return SignalLevel, patterns.SeverityError, false
 	}
 	if e.Level == "" && httpStatusFailure(l) {
@@ -403,12 +424,14 @@ func levelLessFailure(e *entry.Entry, m string) bool {
 	header := loggerHeader(e.Format)
 	switch {
 	case entry.StatusEnd(l), ncclWarnCandidate(l, header), llamaLogStart(l) && llamaLogError(l),
-		exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l)), killReportOrExit(l), httpStatusFailure(l):
+		exceptionQuoteCandidate(l) && (exceptionQuoted(l) || deathReport(l)), killReportOrExit(l), httpStatusFailure(l),
+		l != "" && (l[0] == '4' || l[0] == '5') && requestsErrorLine(l),
+		l != "" && (l[0] == '\'' || l[0] == 'n' || l[0] == 'N') && bareExceptionMessage(l):
 		return true
 	case header:
 		return false
 	}
-	return rayRelayedCoreSeverity(l) != "" || l[0] == '(' && cannCodedError(l) || networkOrJobFailure(l) || quotedFailureCandidate(l) || nativeReport(e, l, m) ||
+	return rayRelayedCoreSeverity(l) != "" || l[0] == '(' && cannCodedError(l) || isDigitByte(l[0]) && timedLevelSeverity(l) != "" || l[0] == 'd' && sseError(l) || networkOrJobFailure(l) || quotedFailureCandidate(l) || nativeReport(e, l, m) ||
 		callFailure(l, e.Text) || libraryError(l) || kubeFailureIn(e) != "" || l[0] == 'E' && platformExitCode(l) != ""
 }
 

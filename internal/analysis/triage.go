@@ -221,6 +221,12 @@ var phaseMarkers = []marker{
 	{fn: "engine_step", value: "serving requests"},
 	{fn: "run_busy_loop", value: "serving requests"},
 	{fn: "__init__", file: "managers/scheduler", value: "starting"},
+	// vLLM's API server (or a model server around it, KServe's) building
+	// its engine client, which starts the engine core and waits for it.
+	{fn: "build_async_engine_client", value: "starting"},
+	{file: "v1/engine/async_llm", fn: "__init__", value: "starting"},
+	{file: "v1/engine/core_client", fn: "__init__", value: "starting"},
+	{fn: "wait_for_engine_startup", value: "starting"},
 	{fn: "launch_server", value: "starting"},
 	{fn: "start_router_process", value: "starting"},
 	{fn: "ModelRpcClient(", value: "starting"},

@@ -514,6 +514,26 @@ func TestTriage(t *testing.T) {
 				"  File \"/sgl/python/sglang/srt/managers/scheduler.py\", line 990 in run_scheduler_process\n",
 			want: analysis.Triage{Process: "scheduler", Phase: "serving requests", Family: analysis.FamilyNative, Component: "attention backend"},
 		},
+		{
+			// kserve/kserve#5303: KServe's model server builds vLLM's
+			// engine client; cut in AsyncLLM's constructor.
+			name: "a model server's cut frames in vLLM's engine client constructor: starting",
+			in: tbHead +
+				frame("/huggingfaceserver/huggingfaceserver/vllm/utils.py", "build_async_engine_client_from_engine_args", "async_llm = AsyncLLM.from_vllm_config(") +
+				frame("/prod_venv/lib/python3.10/site-packages/vllm/v1/engine/async_llm.py", "from_vllm_config", "return cls(") +
+				frame("/prod_venv/lib/python3.10/site-packages/vllm/v1/engine/async_llm.py", "__init__", "self.engine_core = EngineCoreClient.make_async_mp_client("),
+			want: analysis.Triage{Phase: "starting"},
+		},
+		{
+			// vllm-project/vllm#23176: the API server's wait for the
+			// engine core, cut there.
+			name: "vLLM's API server cut while it waits for the engine core to start: starting",
+			in: tbHead +
+				frame("/home/ss345/vllm-local-build/vllm/vllm/v1/engine/core_client.py", "__init__", "with launch_core_engines(vllm_config, executor_class,") +
+				frame("/home/ss345/vllm-local-build/vllm/vllm/v1/engine/utils.py", "launch_core_engines", "wait_for_engine_startup(") +
+				frame("/home/ss345/vllm-local-build/vllm/vllm/v1/engine/utils.py", "wait_for_engine_startup", "raise RuntimeError("),
+			want: analysis.Triage{Phase: "starting"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

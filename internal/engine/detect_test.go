@@ -477,7 +477,7 @@ var otherEngine = map[string]string{
 	"1708-benign-vllm-v0-custom-allreduce-pcie-only-warnings-shm-handle.log":         VLLM,
 	"1709-benign-vllm-api-server-generation-config-override-routes.log":              VLLM,
 	"1710-benign-nim-trtllm-engine-plan-across-devices-warning-json-lines.log":       TRTLLM,
-	// Held out (heldout-25): vLLM's V0 and V1 engine, worker and API
+	// heldout-25 (development since heldout-26): vLLM's V0 and V1 engine, worker and API
 	// server lines (one under Dynamo, one in a pod's kubectl describe
 	// message, one in a SageMaker CloudWatch export, one from the
 	// production stack, two from vLLM-Ascend, two on Ray, two with
@@ -503,6 +503,38 @@ var otherEngine = map[string]string{
 	"1880-vllm-v0-lmcache-connector-init-kv-transfer-agent-traceback-cut.log":                      VLLM,
 	"1881-benign-triton-trtllm-mixtral-two-rank-mpi-startup-info-warning-lines.log":                TRTLLM,
 	"1884-tgi-gptq-70b-warmup-not-enough-memory-prefill-tokens-method-warmup-traceback.log":        TGI,
+	// Held out (heldout-26): vLLM's V0 and V1 engine, worker and API
+	// server lines (one under Xinference, one behind lemonade's prefix,
+	// one under llm-d, one hard-wrapped, one from vLLM-Ascend), Ollama's
+	// journald and Windows server lines, TGI's launcher and router lines,
+	// TensorRT-LLM's MPI and PyTorch backend lines (one quoted run.py
+	// assertion read as Triton's), Triton's TensorRT-LLM backend lines
+	// and LMDeploy's TurboMind and PyTorch engine lines.
+	"1901-vllm-internvl3-78b-debug-waiting-core-engine-enginecore-hit-exception-cut.log":                 VLLM,
+	"1902-benign-vllm-turing-workers-triton-backend-flashinfer-sampler-fallback.log":                     VLLM,
+	"1906-benign-vllm-0-10-2-tp2-qwen25-startup-info-lines.log":                                          VLLM,
+	"1909-vllm-ascend-mooncake-pd-decode-waiting-for-remote-kvs-prose-glued-debug-loop.log":              VLLM,
+	"1911-benign-ollama-journald-system-memory-offload-48-layers-starting-runner.log":                    Ollama,
+	"1912-xinference-vllm-enginecore-failed-to-start-interleaved-process-line-cut.log":                   VLLM,
+	"1913-vllm-rocm-lemonade-prefixed-kv-cache-check-traceback-cut-at-raise.log":                         VLLM,
+	"1915-benign-tgi-compose-qwen25-3b-flashinfer-shard-ready.log":                                       TGI,
+	"1916-vllm-v0-backtick-glued-prompt-llm-engine-from-engine-args-traceback-cut.log":                   VLLM,
+	"1917-trtllm-run-py-blockquoted-mpi-size-line-assertion-mpisize-tp-pp.log":                           Triton,
+	"1919-benign-vllm-rocm-r9700-startup-use-fast-deprecation-sampling-override-warning.log":             VLLM,
+	"1922-trtllm-bench-prte-bad-parameter-after-deprecated-mpi-info-key-traceback-cut.log":               TRTLLM,
+	"1923-benign-ollama-windows-0-2-7-server-config-listening-dynamic-libraries.log":                     Ollama,
+	"1925-vllm-qwen3-vl-30b-a800-enginecore-failed-to-start-after-kv-cache-memory-cut.log":               VLLM,
+	"1927-benign-triton-trtllm-memusagechange-kv-cache-allocated-model-loaded.log":                       TRTLLM,
+	"1928-trtllm-pytorch-eagle3-guided-decoding-cuda-graph-capture-traceback-cut.log":                    TRTLLM,
+	"1930-benign-lmdeploy-turbomind-qwen2-awq-tp2-info-backend-config-model-config-block.log":            LMDeploy,
+	"1931-vllm-enginecore-sampler-traceback-terminal-wrapped-at-80-columns-flashinfer-sample.log":        VLLM,
+	"1933-lmdeploy-pytorch-baichuan2-tp2-interleaved-rank-tracebacks-negative-dimension-init-failed.log": LMDeploy,
+	"1935-tgi-shard-cuda-oom-then-router-prefill-server-error-oom.log":                                   TGI,
+	"1937-benign-vllm-dual-5090-sampling-override-warning-available-routes.log":                          VLLM,
+	"1938-tgi-opt-6-7b-shard-error-when-initializing-model-cli-traceback-cut.log":                        TGI,
+	"1940-vllm-llm-d-nested-process-prefixes-worker-flashinfer-prefill-plan-frames-cut.log":              VLLM,
+	"1941-benign-tgi-xpu-mistral-startup-flash-attention-and-mamba-import-warnings.log":                  TGI,
+	"1944-benign-ollama-blockquoted-journald-cpu-offload-starting-runner.log":                            Ollama,
 	// dev-18: Triton's TensorRT-LLM model status table.
 	"1810-triton-trtllm-status-table-cell-cut-mid-word-mpisize.log": TRTLLM,
 }

@@ -802,6 +802,14 @@ func leadsConsequences(a, b *group) bool {
 	if a.Settling != b.Settling {
 		return !a.Settling
 	}
+	if va, vb := restartView(a), restartView(b); va != vb {
+		// The orchestrator's word that the container exited or is
+		// restarted (a pod's CrashLoopBackOff, its last state's
+		// "Reason: Error") is how the failure looked from outside:
+		// the container's own lines in the same burst (the last
+		// state's message, its log) say what failed, even cut.
+		return vb
+	}
 	if ia, ib := len(a.Alert.Record.Solutions) > 0, len(b.Alert.Record.Solutions) > 0; ia != ib {
 		return ia
 	}
@@ -821,6 +829,20 @@ func leadsConsequences(a, b *group) bool {
 		return ra > rb
 	}
 	return a.beganBefore(b)
+}
+
+// restartView reports whether gr is the incident of an orchestrator's
+// word that a container exited or is being restarted, not why: a
+// consequence record tagged "kubernetes" (CrashLoopBackOff, a back-off
+// event, "Reason: Error", a probe's restart), or such a row of kubectl's
+// output no record names (analysis.KubeView). A record or a row that
+// names the reason itself (OOMKilled) is no such view.
+func restartView(gr *group) bool {
+	r := &gr.Alert.Record
+	if r.ID == "" {
+		return analysis.KubeView(firstLine(lineOf(gr)))
+	}
+	return r.Role == string(patterns.RoleConsequence) && slices.Contains(r.Tags, "kubernetes") && slices.Contains(r.Tags, "consequence")
 }
 
 // sourcePiece reports whether gr is the unclassified incident of a

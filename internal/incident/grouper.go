@@ -439,8 +439,22 @@ func (g *Grouper) add(id string, gr *group) {
 	gr.owner = g
 	gr.busy, gr.seen = gr.pending(), gr.LastSeen
 	g.groups[id] = gr
-	heap.Push(&g.lru, gr)
+	g.lru.push(gr)
 	g.markDirty(id)
+}
+
+// push is heap.Push(h, gr) without the interface: the same sift up, by
+// Less and Swap called directly (a new incident's, most of a scan's).
+func (h *lruHeap) push(gr *group) {
+	h.Push(gr)
+	for j := len(*h) - 1; ; {
+		i := (j - 1) / 2 // parent
+		if i == j || !h.Less(j, i) {
+			break
+		}
+		h.Swap(i, j)
+		j = i
+	}
 }
 
 // touch restores the eviction order after gr's LastSeen changed or it
@@ -518,7 +532,7 @@ func (g *Grouper) ObserveByRef(o *Occurrence, now time.Time) []sinks.Alert {
 	}
 	at, untimed := g.correlationTime(o, now)
 	guessed := o.Guessed && at.Equal(o.Time)
-	consequence := isConsequence(*o)
+	consequence := o.consequence()
 	if consequence && g.opts.Correlation > 0 {
 		// A consequence waits out its settle time in an incident of its
 		// own, so that a root cause read just after it (another stream, an
@@ -1147,7 +1161,10 @@ func (g *Grouper) Flush(now time.Time) []sinks.Alert {
 	for _, id := range ids {
 		gr := g.groups[id]
 		if g.opts.Window < 0 || gr.pending() {
-			out = append(out, g.emitLast(gr, KindSummary, now))
+			// emitLast, its alert copied once, into its place.
+			kind := g.announce(gr, KindSummary, now)
+			out = append(out, gr.Alert)
+			out[len(out)-1].Kind = kind
 		}
 		gr.owner = nil
 		gr.slot = -1

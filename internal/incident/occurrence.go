@@ -141,6 +141,13 @@ type Occurrence struct {
 	fp   [16]byte
 }
 
+// consequence is isConsequence(*o), read through the pointer: a call by
+// value copies the whole occurrence (nearly 900 bytes) for every one
+// observed.
+func (o *Occurrence) consequence() bool {
+	return o.Alert.Record.Role == string(patterns.RoleConsequence)
+}
+
 // Source describes where an entry was read, for the alert's source block.
 type Source struct {
 	Key       string // grouping identity; Path when empty
@@ -289,7 +296,11 @@ type alertParts struct {
 // Builder's: a few alerts' in one allocation).
 func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Source, rooms *rankRooms) {
 	when := o.Time
-	a := sinks.Alert{
+	// Built in place: made aside, an alert (over 600 bytes) was cleared
+	// and copied twice more.
+	fp := o.Alert.Fingerprint
+	a := &o.Alert
+	*a = sinks.Alert{
 		Schema:   sinks.Schema,
 		Time:     when,
 		LastTime: when,
@@ -441,8 +452,7 @@ func (o *Occurrence) buildAlert(e *entry.Entry, d *analysis.Diagnosis, src Sourc
 		// again, which folds into the child's incident.
 		a.Record.Role = string(patterns.RoleConsequence)
 	}
-	a.Fingerprint = o.Alert.Fingerprint
-	o.Alert = a
+	a.Fingerprint = fp
 }
 
 // cutUnder reports whether the wrapper d leads is over a traceback of e
@@ -492,6 +502,12 @@ func fragmentLine(e *entry.Entry, d *analysis.Diagnosis) string {
 		// A label over the traceback ("error msg:", "#### Error") says
 		// nothing the call it was cut in does not.
 		line = call
+	}
+	if after == "" && strings.Contains(line, `File "`+f.File+`", line `+strconv.Itoa(f.Line)+",") {
+		// Frames without a header are headed by the call they made
+		// and their deepest File line already (cutHeadline): that
+		// frame again says nothing more.
+		return line
 	}
 	return line + " (last frame: " + where + after + ")"
 }

@@ -84,6 +84,8 @@ func TestCANNBlockIsOneIncident(t *testing.T) {
 				"        build op model failed, result = 500001[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n" +
 				pyTail + "RuntimeError: ACL stream synchronize failed, error code:507053\n",
 			"", "init env failed"},
+		// torch_npu's RuntimeError names the fault by its code (507035,
+		// a vector core exception), so its record leads the block.
 		{"torch_npu's RuntimeError then an inner error with its reason",
 			pyTail + "RuntimeError: ACL stream synchronize failed, error code:507035\n" +
 				"[ERROR] 2025-06-11-08:01:02 (PID:4200, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n" +
@@ -91,7 +93,7 @@ func TestCANNBlockIsOneIncident(t *testing.T) {
 				"EE9999: 2025-06-11-08:01:02.333.444 wait for compute device to finish failed, runtime result = 507035.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n" +
 				"        TraceBack (most recent call last):\n" +
 				"        rtStreamSynchronize execute failed, reason=[vector core exception][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n",
-			"", "reason=[vector core exception]"},
+			"npu-aicore-exception", "error code:507035"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := scanText(t, m, red, "npu.log", tt.log)

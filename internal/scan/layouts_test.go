@@ -154,6 +154,10 @@ var knownLayoutMisses = map[string]map[string]string{
 	"1314-tgi-sharded-falcon-flash-attn-masks-error-804.log": {
 		"fold-s-100": "folded at 100 columns, torch's CUDA-initialization warning splits 'Error 804: forward compatibility was attempted on non supported HW' over two lines, so cuda-driver-mismatch reads no line and the shard's NotImplementedError leads alone",
 	},
+	// heldout-24 (development since heldout-25): measured blind, not
+	// tuned to; first read by this test once heldout-25 was held out.
+	// heldout-25 (development since heldout-26): measured blind, not
+	// tuned to; first read by this test once heldout-26 was held out.
 }
 
 // TestCorpusLayouts is the corpus test again with every failure read

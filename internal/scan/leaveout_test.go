@@ -19,9 +19,9 @@ import (
 // reading that loses one of them loses recognition of a wording no record
 // has yet.
 var leaveOutFloors = leaveOutTally{
-	excerpts: 980,
-	detected: 940,
-	cause:    859,
+	excerpts: 1002,
+	detected: 964,
+	cause:    883,
 }
 
 // leaveOutTally counts one batch of TestCorpusWithoutLeadRecord.

@@ -12,7 +12,7 @@ import (
 // heldOutBatch is the batch kept for measuring the next round blind: the
 // corpus test reports it, and no variant test reads it or may name it in
 // a list of known misses.
-const heldOutBatch = "heldout-25"
+const heldOutBatch = "heldout-26"
 
 // heldOutFiles returns the files of the held-out batch. Its known notes
 // record the blind measurement: one that came right is counted and

@@ -782,12 +782,45 @@ var examples = map[string]example{
 		},
 		miss: []string{mainLog("Initialization failed. warmup error: timeout")},
 	},
+	"python-unexpected-keyword-argument": {
+		// A framework and the engine it calls at versions that do not go
+		// together (hiyouga/LlamaFactory#6654, vllm-project/vllm#3249,
+		// xorbitsai/inference#2420, modelscope/ms-swift#5923).
+		match: []string{
+			"TypeError: __init__() got an unexpected keyword argument 'limit_mm_per_prompt'",
+			"TypeError: EngineArgs.__init__() got an unexpected keyword argument 'ray_workers_use_nsight'",
+			"TypeError: [address=0.0.0.0:37737, pid=1025864] AsyncEngineArgs.__init__() got an unexpected keyword argument 'limit_mm_per_prompt'",
+			rawTB("TypeError: LmdeployEngine.__init__() got an unexpected keyword argument 'reranker_use_activation'"),
+		},
+		miss: []string{
+			"TypeError: Scheduler.flush_cache() missing 1 required positional argument: 'empty_cache'",
+			"TypeError: f() got an unexpected keyword",
+		},
+	},
+	"kserve-model-server-start-failed": {
+		// KServe's Hugging Face runtime (kserve/kserve#3769, #5056).
+		match: []string{
+			"2024-07-01 07:28:04.488 1 kserve ERROR [__main__.py:<module>():254] Failed to start model server: integer division or modulo by zero",
+			"2026-02-11 02:15:04.629 1 kserve ERROR [__main__.py:<module>():337] Failed to start model server: Engine core initialization failed. See root cause above. Failed core proc(s): {}",
+		},
+		miss: []string{
+			"2024-07-01 07:27:40.112 1 kserve INFO [model_server.py:start():310] Starting model server",
+			"Failed to start model server: connection refused",
+		},
+	},
 	"rank-scheduler-is-dead": {
 		match: []string{
 			"[12-16 14:27:08] Rank 0 scheduler is dead. Please check if there are relevant logs.",
 			mainLog("Rank 3 scheduler is dead. Please check if there are relevant logs."),
+			// The exit code on the same line: an orchestrator's relay
+			// (ai-dynamo/dynamo#5048) and sglang 0.5.9's launcher.
+			"Error: Rank 0 scheduler is dead. Exit code: -6 (SIGABRT)",
+			"[2026-02-27 22:52:09] Rank 0 scheduler is dead. Exit code: -9",
 		},
-		miss: []string{rawTB("RuntimeError: Rank 0 scheduler died during initialization (exit code: -9).")},
+		miss: []string{
+			rawTB("RuntimeError: Rank 0 scheduler died during initialization (exit code: -9)."),
+			"Rank 0 scheduler is dead. Exit code: unknown",
+		},
 	},
 	"exception-in-asgi-application": {
 		match: []string{

@@ -787,6 +787,20 @@ var llamacppComponents = []engineComponent{
 			"llama_kv_cache:      CUDA0 KV buffer size =   576.00 MiB",
 		}},
 	}},
+	// llama-cpp-python raises the failed load as a ValueError with the
+	// path only (abetlen/llama-cpp-python#2187's example; an agent
+	// application's handler, agentscope-ai/QwenPaw#425).
+	{name: "llama-cpp-python: loading", families: []raiseFamily{
+		{family: "the model did not load", want: "llamacpp-server-model-load-failed", bare: true, lines: []string{
+			"ValueError: Failed to load model from file: /root/.cache/.../Qwen3.5-35B-A3B-Uncensored-HauhauCS-Aggressive-BF16.gguf",
+			`Unknown agent error: ValueError: Failed to load model from file: C:\Users\blxyy.copaw\models\Qwen--Qwen3-VL-2B-Thinking-GGUF\Qwen3VL-2B-Thinking-Q4_K_M.gguf (Details: C:\Users\blxyy\AppData\Local\Temp\copaw_query_error_5hl8525t.json)`,
+			`Error in query handler: Failed to load model from file: C:\Users\blxyy.copaw\models\Qwen--Qwen3-VL-2B-Thinking-GGUF\Qwen3VL-2B-Thinking-Q4_K_M.gguf`,
+		}},
+		{family: "near misses: loading notices", bare: true, lines: []string{
+			"llama_model_loader: loaded meta data with 30 key-value pairs and 291 tensors from /models/qwen3-8b-q4_k_m.gguf (version GGUF V3 (latest))",
+			`raise ValueError(f"Failed to load model from file: {path_model}")`,
+		}},
+	}},
 	{name: "llama-server: requests", families: []raiseFamily{
 		{family: "a prompt the context cannot hold", want: "llamacpp-request-exceeds-context", bare: true, lines: []string{
 			`srv    send_error: task id = 12, error: the request exceeds the available context size, try increasing it`,

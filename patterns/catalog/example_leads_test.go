@@ -23,16 +23,17 @@ import (
 // shrinks: TestExampleLeads fails on a pair not listed, and on a listed
 // pair no example shows any more.
 var acceptedLeads = map[string]string{
-	"torch-memory-saver-after-kernel-fault <- cuda-illegal-memory-access": "the saver's sticky result 700 is the kernel fault itself; the saver's record is its consequence",
-	"torch-memory-saver-after-kernel-fault <- cuda-device-side-assert":    "the saver's sticky result 710 is the failed device assert itself; the saver's record is its consequence",
-	"vllm-worker-failed-rpc <- cuda-illegal-memory-access":                "the worker's RPC failure quotes the CUDA fault that killed it; the RPC record is its consequence",
-	"vllm-worker-failed-rpc <- nccl-unhandled-cuda-error":                 "the worker's RPC failure quotes the NCCL error that killed it; the RPC record is its consequence",
-	"weight-update-failed <- load-weights-shape-mismatch":                 "the update failed because a weight's shape does not fit its parameter, which the line names",
-	"torch-memory-saver-hook-load-failed <- cuda-shared-library-missing":  "the hook failed to load because the CUDA runtime it links is absent, which the line names",
-	"torch-inductor-cpp-compile-error <- triton-gcc-build-failed":         "the failed command builds Triton's C launcher (main.c), not Inductor's C++: the Triton build record names it",
-	"router-start-failed <- router-workers-startup-timeout":               "the router failed to start because its workers never became healthy, which the line names",
-	"router-service-discovery-failed <- k8s-rbac-forbidden":               "the watcher failed because its service account may not watch pods, which the line names",
-	"grammar-invalid-json-schema <- xgrammar-grammar-parse-error":         "the grammar that failed to compile is EBNF with a parse error: the EBNF record names it",
+	"torch-memory-saver-after-kernel-fault <- cuda-illegal-memory-access":        "the saver's sticky result 700 is the kernel fault itself; the saver's record is its consequence",
+	"torch-memory-saver-after-kernel-fault <- cuda-device-side-assert":           "the saver's sticky result 710 is the failed device assert itself; the saver's record is its consequence",
+	"vllm-worker-failed-rpc <- cuda-illegal-memory-access":                       "the worker's RPC failure quotes the CUDA fault that killed it; the RPC record is its consequence",
+	"kserve-model-server-start-failed <- vllm-engine-core-initialization-failed": "KServe's start failure quotes the vLLM engine core's failure that stopped it; KServe's record is its consequence",
+	"vllm-worker-failed-rpc <- nccl-unhandled-cuda-error":                        "the worker's RPC failure quotes the NCCL error that killed it; the RPC record is its consequence",
+	"weight-update-failed <- load-weights-shape-mismatch":                        "the update failed because a weight's shape does not fit its parameter, which the line names",
+	"torch-memory-saver-hook-load-failed <- cuda-shared-library-missing":         "the hook failed to load because the CUDA runtime it links is absent, which the line names",
+	"torch-inductor-cpp-compile-error <- triton-gcc-build-failed":                "the failed command builds Triton's C launcher (main.c), not Inductor's C++: the Triton build record names it",
+	"router-start-failed <- router-workers-startup-timeout":                      "the router failed to start because its workers never became healthy, which the line names",
+	"router-service-discovery-failed <- k8s-rbac-forbidden":                      "the watcher failed because its service account may not watch pods, which the line names",
+	"grammar-invalid-json-schema <- xgrammar-grammar-parse-error":                "the grammar that failed to compile is EBNF with a parse error: the EBNF record names it",
 }
 
 // exampleLead is one example text of one record and what leads it.

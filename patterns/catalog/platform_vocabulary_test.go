@@ -438,6 +438,16 @@ func aclRuntimeErrors() vocabulary {
 			{Field: fieldName, Want: "npu-set-device-failed", Format: "RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: c10_npu::SetDevice(device_id_), error code is %s"},
 			{Field: fieldName, Want: "npu-function-error", Format: tb("RuntimeError: NPU function error: call aclnnMatmul failed, error code is %s")},
 			{Field: fieldName, Want: "capture-cuda-graph-failed", Format: tb("Exception: Capture cuda graph failed: capture_end:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:193 NPU function error: c10_npu::acl::AclmdlRICaptureEnd(capture_stream_, &model_ri), error code is %s")},
+			// torch_npu's own stream synchronisation (a copy, .item(),
+			// .tolist()) words the failed call without its name
+			// (InternLM/lmdeploy#3354, vllm-project/vllm-ascend#4914),
+			// and vLLM's engine core repeats a worker's message inside
+			// its relay (vllm-project/vllm-ascend#3037, #1972): the code
+			// says which record it is, as for a named call. A set-device
+			// failure is no stream's: the generic record keeps it there.
+			{Field: fieldName, Override: map[string]string{"507033": "npu-function-error"}, Format: rawTB("RuntimeError: ACL stream synchronize failed, error code:%s")},
+			{Field: fieldName, Override: map[string]string{"507033": "npu-function-error"}, Format: "(Worker_DP0_TP7_EP7 pid=2112) ERROR 12-11 09:09:33 [multiproc_executor.py:822] RuntimeError: ACL stream synchronize failed, error code:%s"},
+			{Field: fieldName, Override: map[string]string{"507033": "npu-function-error"}, Format: "(EngineCore_DP0 pid=931761) ERROR 09-19 07:42:16 [core.py:720] RuntimeError: Worker failed with error 'ACL stream synchronize failed, error code:%s', please check the stack trace above for the root cause"},
 		},
 	}
 	own := map[int]string{}

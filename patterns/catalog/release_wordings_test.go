@@ -314,14 +314,15 @@ func init() { addExamples(releaseWordingsExamples, releaseWordingsWidened) }
 // a wrapper or a consequence that quotes the broader one's failure, which
 // is the cause. Each says why; the list only shrinks.
 var narrowYields = map[string]string{
-	"grammar-invalid-json-schema <- xgrammar-grammar-parse-error":         "the grammar that failed to compile is EBNF with a parse error",
-	"router-service-discovery-failed <- k8s-rbac-forbidden":               "the watcher failed because its service account may not watch pods",
-	"torch-inductor-cpp-compile-error <- triton-gcc-build-failed":         "the failed command builds Triton's C launcher, not Inductor's C++",
-	"torch-memory-saver-after-kernel-fault <- cuda-illegal-memory-access": "the saver's sticky result is the kernel fault itself",
-	"torch-memory-saver-after-kernel-fault <- cuda-device-side-assert":    "the saver's sticky result is the failed device assert itself",
-	"torch-memory-saver-hook-load-failed <- cuda-shared-library-missing":  "the hook failed to load because the CUDA runtime it links is absent",
-	"vllm-worker-failed-rpc <- cuda-illegal-memory-access":                "the worker's RPC failure quotes the CUDA fault that killed it",
-	"vllm-worker-failed-rpc <- nccl-unhandled-cuda-error":                 "the worker's RPC failure quotes the NCCL error that killed it",
+	"grammar-invalid-json-schema <- xgrammar-grammar-parse-error":                "the grammar that failed to compile is EBNF with a parse error",
+	"router-service-discovery-failed <- k8s-rbac-forbidden":                      "the watcher failed because its service account may not watch pods",
+	"torch-inductor-cpp-compile-error <- triton-gcc-build-failed":                "the failed command builds Triton's C launcher, not Inductor's C++",
+	"torch-memory-saver-after-kernel-fault <- cuda-illegal-memory-access":        "the saver's sticky result is the kernel fault itself",
+	"kserve-model-server-start-failed <- vllm-engine-core-initialization-failed": "KServe's start failure quotes the engine core's failure that stopped it",
+	"torch-memory-saver-after-kernel-fault <- cuda-device-side-assert":           "the saver's sticky result is the failed device assert itself",
+	"torch-memory-saver-hook-load-failed <- cuda-shared-library-missing":         "the hook failed to load because the CUDA runtime it links is absent",
+	"vllm-worker-failed-rpc <- cuda-illegal-memory-access":                       "the worker's RPC failure quotes the CUDA fault that killed it",
+	"vllm-worker-failed-rpc <- nccl-unhandled-cuda-error":                        "the worker's RPC failure quotes the NCCL error that killed it",
 }
 
 // TestNarrowerLeadsSharedLines checks every shared example of a narrow

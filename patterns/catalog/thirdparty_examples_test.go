@@ -222,9 +222,16 @@ var thirdPartyExamples = map[string]example{
 			"[Sat Dec  5 10:11:12 2026] Memory cgroup out of memory: Killed process 4321 (python3) total-vm:123456789kB, anon-rss:98765432kB",
 			"[12345.678800] python3 invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0",
 			"[12345.678850] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=abc,mems_allowed=0-1,oom_memcg=/kubepods/pod1,task_memcg=/kubepods/pod1/c1,task=python3,pid=4321,uid=0",
+			// cgroup v1's memcg report names the cgroup whose limit was
+			// hit (aws/amazon-ecs-agent#4508, thewca/worldcubeassociation.org#1690,
+			// kvcache-ai/ktransformers#637).
+			"[Wed Feb 19 06:41:03 2025] Task in /ecs/f209da7f990b45b585488946f0eec404/15e20c7f5997947ffa3adb2b2bff199eea61004e29501677c53751b2c549bb15 killed as a result of limit of /ecs/f209da7f990b45b585488946f0eec404/15e20c7f5997947ffa3adb2b2bff199eea61004e29501677c53751b2c549bb15",
+			"[ 8490.770784] Task in /docker/74bea4773fde644e8d41e00dbe72e90b9caa1ad429cbd0248faf3f868997dd77 killed as a result of limit of /docker/74bea4773fde644e8d41e00dbe72e90b9caa1ad429cbd0248faf3f868997dd77",
+			"[四 3月 20 21:01:25 2025] Task in /docker/6b4502403e158b560d76f212e9d1ebf6d498a7725fd9198d50b26038c1957f9c killed as a result of limit of host",
 		},
 		miss: []string{
 			"[12345.678900] oom_reaper: reaped process 4321 (python3), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB",
+			"[Wed Feb 19 06:41:03 2025] memory: usage 1048576kB, limit 1048576kB, failcnt 34667727",
 			"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
 		},
 	},
