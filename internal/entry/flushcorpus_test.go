@@ -106,7 +106,7 @@ func TestFlushLeftSourcesIndented(t *testing.T) {
 				entries++
 				if e.Traceback != nil && flushSourceUnder(e.Text) {
 					bad++
-					t.Errorf("%s, %s: a flush-left source line under a frame, then carets:\n%s", filepath.Base(f), name, e.Text)
+					t.Errorf("%s, %s: a flush-left source line under a frame, then carets", filepath.Base(f), name)
 				}
 			}
 		}
