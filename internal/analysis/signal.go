@@ -704,8 +704,8 @@ const maxAloneLines = 256
 // exception line. The entry opens with a frame, or with the source line
 // (and carets) of a frame cut off above it (opensFrames), and its frames are in the
 // shape only a traceback prints them, `File "x.py", line 12, in fn`, at
-// least one with its source line under it (indented, or flush left with
-// Python's caret line under it when a paste stripped the indentation): faulthandler's dumps print
+// least one with its source line indented under it (the entry package
+// re-indents a traceback a paste stripped flush left): faulthandler's dumps print
 // `File "x.py", line 12 in fn` (no comma) and no source, py-spy's
 // "fn (x.py:12)", and a logged stack (stack_info) opens with "Stack (most
 // recent call last):".
@@ -716,7 +716,7 @@ func framesAlone(e *entry.Entry) bool {
 	if x := e.Traceback.Outermost(); x == nil || x.Type != "" || strings.Contains(e.Text, "(most recent call ") {
 		return false
 	}
-	sourced, frame, flush, n := false, false, false, 0
+	sourced, frame, n := false, false, 0
 	for line := range strings.Lines(e.Text) {
 		if n++; n > maxAloneLines {
 			break
@@ -729,18 +729,11 @@ func framesAlone(e *entry.Entry) bool {
 			if !tracebackFrameShape(t) {
 				return false
 			}
-			frame, flush = true, false
+			frame = true
 		case frame:
-			// The line under a frame: its source, indented deeper,
-			// or flush left when a paste stripped every line's
-			// indentation, which the caret line under it still
-			// marks as a traceback's source.
-			indented := line[0] == ' ' || line[0] == '\t'
-			sourced = sourced || indented
-			frame, flush = false, !indented
-		case flush:
-			sourced = sourced || caretLine(t)
-			flush = false
+			// The line under a frame: its source, indented deeper.
+			sourced = sourced || line[0] == ' ' || line[0] == '\t'
+			frame = false
 		}
 	}
 	return sourced
