@@ -57,7 +57,7 @@ func garbledFrames(l string) bool {
 	for t != "" {
 		one, rest, _ := strings.Cut(t, ` File "`)
 		one = strings.TrimSpace(one)
-		if _, ok := faultFrame(one); !ok && !tracebackFrameLine(one) {
+		if _, ok := faultFrame(one); !ok && !entry.IsTracebackFrame(one) {
 			return true
 		}
 		if rest == "" {
@@ -66,25 +66,6 @@ func garbledFrames(l string) bool {
 		t = `File "` + rest
 	}
 	return false
-}
-
-// tracebackFrameLine reports whether t, trimmed, is a traceback's frame
-// line: `File "<path>", line <n>, in <name>`.
-func tracebackFrameLine(t string) bool {
-	r, ok := strings.CutPrefix(t, `File "`)
-	if !ok {
-		return false
-	}
-	q := strings.Index(r, `", line `)
-	if q <= 0 {
-		return false
-	}
-	r = r[q+len(`", line `):]
-	j := 0
-	for j < len(r) && isDigitByte(r[j]) {
-		j++
-	}
-	return j > 0 && strings.HasPrefix(r[j:], ", in ") && len(r) > j+len(", in ")
 }
 
 // faultMixAt reads entry e, a quiet one of stream st, as a line of
