@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/logmatch/logmatch/internal/ascii"
 	"github.com/logmatch/logmatch/patterns"
 )
 
@@ -40,8 +41,8 @@ func timedLevelStart(l string) bool {
 // time (see above): error for ERROR, critical for CRITICAL and FATAL; ""
 // when the line is no such header or its level is a routine one.
 func timedLevelSeverity(l string) patterns.Severity {
-	if !timedLevelStart(l) || !digitsAt(l, 0, 4) || !digitsAt(l, 5, 2) || !digitsAt(l, 8, 2) ||
-		!digitsAt(l, 11, 2) || !digitsAt(l, 14, 2) || !digitsAt(l, 17, 2) {
+	if !timedLevelStart(l) || !ascii.Digits(l[:4]) || !ascii.Digits(l[5:7]) || !ascii.Digits(l[8:10]) ||
+		!ascii.Digits(l[11:13]) || !ascii.Digits(l[14:16]) || !ascii.Digits(l[17:19]) {
 		return ""
 	}
 	r := l[19:]
@@ -96,17 +97,4 @@ func timedLevelSeverity(l string) patterns.Severity {
 func timedMessage(r string) bool {
 	r = strings.TrimLeft(r, " ")
 	return r != "" && (isAlnum(r[0]) || r[0] == '[' || r[0] == '<')
-}
-
-// digitsAt reports whether s[i:i+n] are n ASCII digits.
-func digitsAt(s string, i, n int) bool {
-	if i+n > len(s) {
-		return false
-	}
-	for k := i; k < i+n; k++ {
-		if !isDigitByte(s[k]) {
-			return false
-		}
-	}
-	return true
 }
